@@ -1,0 +1,188 @@
+import type { Config } from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
+import type { Options as RedirectOptions } from '@docusaurus/plugin-client-redirects';
+import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
+import { themes as prismThemes } from 'prism-react-renderer';
+import { analyticsId, announcementId, latestRelease, latestReleaseHref, site } from './src/data/site';
+import { redirects } from './src/data/redirects';
+
+/** Install commands in ```bash npm2yarn fences get npm, Yarn, pnpm and Bun tabs, synced site-wide. */
+const remarkPlugins = [[npm2yarn, { sync: true, converters: ['yarn', 'pnpm', 'bun'] }]];
+
+/** Options shared by the two docs instances (docs and why). */
+const commonDocsOptions = {
+  remarkPlugins,
+  showLastUpdateTime: false,
+  editUrl: undefined,
+} satisfies DocsOptions;
+
+const config = {
+  title: site.name,
+  tagline: site.tagline,
+  favicon: 'img/favicon.svg',
+  url: site.url,
+  baseUrl: site.baseUrl,
+  organizationName: 'pikkujs',
+  projectName: 'website',
+  trailingSlash: undefined,
+
+  future: { v4: true, faster: true },
+
+  onBrokenLinks: 'throw',
+  onBrokenAnchors: 'warn',
+  onDuplicateRoutes: 'warn',
+
+  i18n: { defaultLocale: 'en', locales: ['en'] },
+
+  markdown: {
+    format: 'mdx',
+    mermaid: true,
+    // future.v4 turns MDX 1 compatibility off; the spec keeps comments, admonitions and heading ids.
+    mdx1Compat: { comments: true, admonitions: true, headingIds: true },
+    hooks: { onBrokenMarkdownLinks: 'throw', onBrokenMarkdownImages: 'throw' },
+  },
+
+  themes: ['@docusaurus/theme-mermaid'],
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          ...commonDocsOptions,
+          path: 'docs',
+          routeBasePath: 'docs',
+          sidebarPath: './sidebars.ts',
+          tags: 'tags.yml',
+          onInlineTags: 'throw',
+          lastVersion: 'current',
+          versions: { current: { label: 'Next' } },
+        },
+        blog: {
+          remarkPlugins,
+          path: 'blog',
+          routeBasePath: 'blog',
+          blogTitle: 'Pikku blog',
+          blogDescription: 'Releases, design notes and the history of the Pikku framework.',
+          postsPerPage: 10,
+          blogSidebarCount: 'ALL',
+          blogSidebarTitle: 'All posts',
+          showReadingTime: true,
+          authorsMapPath: 'authors.yml',
+          tags: 'tags.yml',
+          onInlineTags: 'warn',
+          onInlineAuthors: 'warn',
+          onUntruncatedBlogPosts: 'warn',
+          feedOptions: {
+            type: ['rss', 'atom'],
+            title: 'Pikku blog',
+            description: 'Releases, design notes and the history of the Pikku framework.',
+            copyright: `Copyright © ${site.firstYear}-${new Date().getFullYear()} ${site.copyrightHolders}`,
+            limit: false,
+          },
+        },
+        pages: { remarkPlugins },
+        theme: { customCss: './src/css/custom.css' },
+        gtag: { trackingID: analyticsId, anonymizeIP: true },
+        sitemap: { changefreq: 'weekly', priority: 0.5 },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  plugins: [
+    [
+      '@docusaurus/plugin-content-docs',
+      {
+        ...commonDocsOptions,
+        id: 'why',
+        path: 'why',
+        routeBasePath: 'why',
+        sidebarPath: false,
+      } satisfies DocsOptions,
+    ],
+    ['@docusaurus/plugin-client-redirects', { redirects } satisfies RedirectOptions],
+  ],
+
+  themeConfig: {
+    image: 'img/social-card.png',
+    metadata: [
+      { name: 'keywords', content: 'typescript, backend, framework, serverless, websocket, mcp, rpc, queue' },
+      { name: 'twitter:site', content: '@pikkujs' },
+    ],
+    colorMode: { defaultMode: 'light', disableSwitch: false, respectPrefersColorScheme: true },
+    announcementBar: {
+      id: announcementId,
+      // Rendered by src/theme/AnnouncementBar/Content, which links to latestReleaseHref.
+      content: latestRelease.headline,
+      isCloseable: true,
+    },
+    docs: { sidebar: { hideable: false, autoCollapseCategories: false } },
+    blog: { sidebar: { groupByYear: true } },
+    tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 3 },
+    mermaid: { theme: { light: 'neutral', dark: 'dark' } },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+      additionalLanguages: ['bash', 'toml', 'diff', 'ini'],
+    },
+    navbar: {
+      title: site.name,
+      logo: { alt: 'Pikku logo', src: 'img/logo.svg', width: 32, height: 32 },
+      items: [
+        { to: '/why', label: 'Why?', position: 'left', activeBaseRegex: '^/why' },
+        { type: 'docSidebar', sidebarId: 'docs', label: 'Docs', position: 'left' },
+        { to: '/blog', label: 'Blog', position: 'left' },
+        { type: 'custom-iconLink', icon: 'github', href: site.repository, label: 'Pikku on GitHub', position: 'right' },
+        { type: 'custom-iconLink', icon: 'x', href: site.social, label: 'Pikku on X', position: 'right' },
+        { type: 'custom-iconLink', icon: 'discord', href: site.chat, label: 'Pikku Discord community', position: 'right' },
+      ],
+    },
+    footer: {
+      style: 'dark',
+      links: [
+        {
+          title: 'Learn',
+          items: [
+            { label: 'Introduction', to: '/docs' },
+            { label: 'Manual setup', to: '/manual-setup' },
+            { label: 'Core features', to: '/docs/core-features' },
+            { label: 'Finding your way', to: '/docs/navigation' },
+          ],
+        },
+        {
+          title: 'Build',
+          items: [
+            { label: 'HTTP', to: '/docs/http' },
+            { label: 'Channels', to: '/docs/channels' },
+            { label: 'Queues', to: '/docs/queue' },
+            { label: 'Runtimes', to: '/docs/runtimes' },
+          ],
+        },
+        {
+          title: 'Reference',
+          items: [
+            { label: 'CLI', to: '/docs/cli' },
+            { label: 'Skills for AI assistants', to: '/docs/skills' },
+            { label: 'Tags', to: '/docs/tags' },
+            { label: 'Why Pikku?', to: '/why' },
+          ],
+        },
+        {
+          title: 'Community',
+          items: [
+            { label: 'GitHub', href: site.repository },
+            { label: 'X', href: site.social },
+            { label: 'Discord', href: site.chat },
+            { label: 'Blog', to: '/blog' },
+          ],
+        },
+      ],
+      copyright:
+        `Pikku's runtime packages are released under the ${site.licence} licence; the CLI, inspector and console under BUSL-1.1. ` +
+        `Copyright © ${site.firstYear}-${new Date().getFullYear()} Yasser Fadl and ${site.copyrightHolders}.`,
+    },
+  } satisfies Preset.ThemeConfig,
+} satisfies Config;
+
+export default config;

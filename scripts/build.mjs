@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run build`: runs `docusaurus build` and, when it fails on broken links, names the source
+// file of every page that holds one (Docusaurus names only the page's route).
+// Usage: node scripts/build.mjs [SITE_DIR] [-- extra docusaurus build args]
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const trim = (route) => (route.length > 1 ? route.replace(/\/+$/, '') : route);
+
+/** Map each route of the generated site metadata to the file it was built from. */
+export function routeSources(siteDir) {
+  const generated = join(siteDir, '.docusaurus');
+  const sources = new Map();
+  const walk = (dir) => {
+    for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.json')) {
+        try {
+          const data = JSON.parse(readFileSync(path, 'utf8'));
+          if (typeof data?.permalink === 'string' && typeof data?.source === 'string')
+            sources.set(trim(data.permalink), data.source.replace(/^@site\//, ''));
+        } catch {
+          // Not a metadata file.
+        }
+      }
+    }
+  };
+  walk(generated);
+  return sources;
+}
+
+/** Source file of a route: docs/blog metadata first, then src/pages by convention. */
+export function sourceOf(siteDir, route, sources = routeSources(siteDir)) {
+  const key = trim(route);
+  if (sources.has(key)) return sources.get(key);
+  const base = key === '/' ? 'index' : key.slice(1);
+  for (const ext of ['tsx', 'jsx', 'mdx', 'md', 'js']) {
+    for (const candidate of [`src/pages/${base}.${ext}`, `src/pages/${base}/index.${ext}`])
+      if (existsSync(join(siteDir, candidate))) return candidate;
+  }
+  return null;
+}
+
+/** Lines that name the file behind each "Broken link on source page path = ROUTE". */
+export function explainBrokenLinks(siteDir, output) {
+  const routes = [...output.matchAll(/Broken (?:link|anchor) on source page path = (\S+?):?$/gm)].map((m) => m[1]);
+  const sources = routeSources(siteDir);
+  return [...new Set(routes)].map((route) => {
+    const file = sourceOf(siteDir, route, sources);
+    return `[ERROR] Broken link in ${file ?? `the page at ${route} (source file not found)`} (page ${route})`;
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const siteDir = resolve(args[0] && !args[0].startsWith('-') ? args.shift() : '.');
+  const bin = require.resolve('@docusaurus/core/bin/docusaurus.mjs');
+  const child = spawn(process.execPath, [bin, 'build', siteDir, ...args.filter((a) => a !== '--')], {
+    stdio: ['inherit', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => {
+    output += d;
+    process.stdout.write(d);
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+    process.stderr.write(d);
+  });
+  child.on('close', (code) => {
+    if (code !== 0 && /Broken link on source page path/.test(output)) {
+      for (const line of explainBrokenLinks(siteDir, output)) console.error(line);
+    }
+    if (code !== 0) console.error(`build failed in ${relative(process.cwd(), siteDir) || '.'}`);
+    process.exit(code ?? 1);
+  });
+}

@@ -1,0 +1,35 @@
+/** What the home page promises, each backed by a docs page that shows it. */
+export type Feature = { title: string; body: string; href: string };
+
+export const features: Feature[] = [
+  {
+    title: 'Types become validation',
+    body: 'Input and output types compile to JSON Schema at build time. Bad input is rejected with a 422 before your code runs.',
+    href: '/docs/philosophy/types-and-schemas',
+  },
+  {
+    title: 'Generated, typed clients',
+    body: 'The CLI writes a fetch client, a WebSocket client and an RPC client from your wirings, so the front end breaks at compile time, not in production.',
+    href: '/docs/philosophy/typed-clients',
+  },
+  {
+    title: 'Services, injected',
+    body: 'Singleton and per-call services arrive as the first argument. Tests pass plain objects; no container, no decorators.',
+    href: '/docs/core-features/services',
+  },
+  {
+    title: 'Guards that follow the function',
+    body: 'Sessions, permissions and middleware are declared once and apply over HTTP, channels, RPC and MCP alike.',
+    href: '/docs/core-features/permission-guards',
+  },
+  {
+    title: 'Ship only what a deployment uses',
+    body: 'A generated service manifest and CLI filters by tag, wiring type or directory keep each bundle to the functions it serves.',
+    href: '/docs/philosophy/tree-shaking',
+  },
+  {
+    title: 'Ready for AI agents',
+    body: 'Mark a function with mcp: true and it becomes a Model Context Protocol tool, with its schema generated from its types.',
+    href: '/docs/mcp',
+  },
+];

@@ -1,0 +1,40 @@
+/**
+ * Site-wide constants: names, addresses and the release the announcement bar points at.
+ * The config, the theme and the tests read them from here, so each lives in one place.
+ */
+
+export const site = {
+  name: 'Pikku',
+  tagline: 'The TypeScript function backend',
+  url: 'https://pikku.dev',
+  baseUrl: '/',
+  repository: 'https://github.com/pikkujs/pikku',
+  social: 'https://x.com/pikkujs',
+  chat: 'https://discord.gg/z7r4rhwJ',
+  npm: 'https://www.npmjs.com/package/@pikku/core',
+  licence: 'MIT',
+  copyrightHolders: 'Pikku contributors',
+  firstYear: 2021,
+} as const;
+
+/**
+ * Google Analytics 4 measurement id. Set PIKKU_GA_MEASUREMENT_ID when building the public site;
+ * the default is an inert id that no analytics property owns, used by local and CI builds.
+ * This module is also bundled for the browser, where `process` does not exist: hence the guard.
+ */
+export const analyticsId: string =
+  (typeof process === 'undefined' ? undefined : process.env.PIKKU_GA_MEASUREMENT_ID) ?? 'G-0000000000';
+
+/** The newest release post. The announcement bar's id and link derive from it. */
+export const latestRelease = {
+  version: '0.10',
+  date: '2025-11-09',
+  slug: 'pikku-0.10',
+  headline: 'Pikku 0.10 is out: tree-shaking by service and CLI wirings',
+} as const;
+
+const [year, month, day] = latestRelease.date.split('-');
+/** Route of the newest release post: /blog/YYYY/MM/DD/slug. */
+export const latestReleaseHref = `/blog/${year}/${month}/${day}/${latestRelease.slug}`;
+/** Changing the release changes the id, which shows a dismissed bar again. */
+export const announcementId = `release-${latestRelease.version}`;

@@ -1,0 +1,17 @@
+// Replaces the theme's HTML-string content so the bar's link is a real <Link> to the newest
+// release post: the build then checks the link, and it navigates without a full reload.
+import type { ReactNode } from 'react';
+import clsx from 'clsx';
+import Link from '@docusaurus/Link';
+import type { Props } from '@theme/AnnouncementBar/Content';
+import { latestRelease, latestReleaseHref } from '@site/src/data/site';
+import styles from './styles.module.css';
+
+export default function AnnouncementBarContent(props: Props): ReactNode {
+  return (
+    <div {...props} className={clsx(styles.content, props.className)}>
+      <span aria-hidden="true">🦎 </span>
+      <Link to={latestReleaseHref}>{latestRelease.headline}</Link>
+    </div>
+  );
+}
