@@ -1,0 +1,239 @@
+// Site-wide behaviour of the production build, in headless Chromium: colour mode, announcement
+// bar, responsive navbar, chunk failures, storage failures, prefetch, progress bar, base URL
+// banner and the not-found page.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, newContext } from '../lib/browser.mjs';
+import { serveStatic } from '../lib/static-server.mjs';
+import { REPO } from '../lib/fixture-site.mjs';
+import { loadModule } from '../lib/load.mjs';
+
+const BUILD = join(REPO, 'build');
+const { latestReleaseHref, announcementId } = loadModule('src/data/site.ts');
+
+let browser;
+let server;
+before(async () => {
+  assert.ok(existsSync(join(BUILD, 'index.html')), 'run `npm run build` before the browser tests');
+  server = await serveStatic(BUILD);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const open = async (path, options) => {
+  const context = await newContext(browser, server.url, options);
+  const page = await context.newPage();
+  const response = await page.goto(server.url + path, { waitUntil: 'load' });
+  await page.waitForSelector('html[data-has-hydrated="true"]', { timeout: 15_000 }).catch(() => {});
+  return { context, page, response };
+};
+const theme = (page) => page.evaluate(() => [document.documentElement.dataset.theme, document.documentElement.dataset.themeChoice]);
+const toggle = (page) => page.locator('.navbar button[title*="mode" i]').first();
+
+describe('colour mode', () => {
+  test('starts light, cycles light -> dark -> system, and remembers the choice across reloads', async () => {
+    const { context, page } = await open('/docs');
+    assert.deepEqual(await theme(page), ['light', 'light']);
+    await toggle(page).click();
+    assert.deepEqual(await theme(page), ['dark', 'dark']);
+    await page.reload();
+    assert.deepEqual(await theme(page), ['dark', 'dark'], 'dark survives a reload');
+    await toggle(page).click();
+    const [applied, choice] = await theme(page);
+    assert.equal(choice, 'system');
+    assert.equal(applied, 'light', 'system follows the OS preference, light in this browser');
+    await page.reload();
+    assert.equal((await theme(page))[1], 'system', 'system survives a reload');
+    await toggle(page).click();
+    assert.deepEqual(await theme(page), ['light', 'light']);
+    await context.close();
+  });
+
+  test('system mode follows a dark OS preference', async () => {
+    const { context, page } = await open('/docs', { colorScheme: 'dark' });
+    await page.evaluate(() => localStorage.setItem('theme', 'system'));
+    await page.reload();
+    assert.deepEqual(await theme(page), ['dark', 'system']);
+    await context.close();
+  });
+});
+
+describe('announcement bar', () => {
+  const bar = (page) => page.locator('[role="banner"]').filter({ has: page.locator(`a[href="${latestReleaseHref}"]`) });
+
+  test('links to the newest release post, stays dismissed, and returns when its id changes', async () => {
+    const { context, page } = await open('/');
+    await bar(page).waitFor({ state: 'visible' });
+    await bar(page).getByRole('button', { name: /close/i }).click();
+    await bar(page).waitFor({ state: 'detached' });
+    await page.reload();
+    await page.waitForSelector('html[data-has-hydrated="true"]');
+    assert.equal(await bar(page).count(), 0, 'still dismissed after a reload');
+    // A new release changes the id; the stored dismissal belonged to the old id.
+    await page.evaluate(() => localStorage.setItem('docusaurus.announcement.id', 'release-0.0'));
+    await page.reload();
+    await bar(page).waitFor({ state: 'visible' });
+    assert.equal(await page.evaluate(() => localStorage.getItem('docusaurus.announcement.id')), announcementId);
+    await context.close();
+  });
+
+  test('its link opens the release post', async () => {
+    const { context, page } = await open('/docs');
+    await page.locator(`[role="banner"] a[href="${latestReleaseHref}"]`).click();
+    await page.waitForURL(`**${latestReleaseHref}`);
+    assert.match(await page.locator('article h1').first().innerText(), /0\.10/);
+    await context.close();
+  });
+});
+
+describe('responsive navbar', () => {
+  test('below 996 px the links move into a drawer', async () => {
+    const { context, page } = await open('/docs', { viewport: { width: 995, height: 800 } });
+    const menuButton = page.getByRole('button', { name: /toggle navigation bar/i });
+    assert.ok(await menuButton.isVisible(), 'menu button shown');
+    assert.equal(await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).isVisible(), false);
+    await menuButton.click();
+    const drawer = page.locator('.navbar-sidebar');
+    await drawer.getByRole('link', { name: 'Blog' }).waitFor({ state: 'visible' });
+    assert.ok(await drawer.getByRole('link', { name: /GitHub/ }).isVisible(), 'icon links are in the drawer');
+    await context.close();
+  });
+
+  test('at 1000 px the full navbar shows and the menu button does not', async () => {
+    const { context, page } = await open('/docs', { viewport: { width: 1000, height: 800 } });
+    assert.equal(await page.getByRole('button', { name: /toggle navigation bar/i }).isVisible(), false);
+    for (const name of ['Why?', 'Docs', 'Blog'])
+      assert.ok(await page.locator('.navbar__items a.navbar__link', { hasText: name }).first().isVisible(), name);
+    for (const name of [/GitHub/, /on X/, /Discord/]) assert.ok(await page.getByRole('link', { name }).first().isVisible());
+    await context.close();
+  });
+});
+
+describe('loading and failure behaviour', () => {
+  test('a route chunk that fails to load makes the page reload', async () => {
+    const { context, page } = await open('/');
+    let failed = 0;
+    // Fail every chunk requested after this point, once; the reload then loads normally.
+    await page.route(/\.js$/, (route) => (failed++ < 50 && !route.request().isNavigationRequest() ? route.abort() : route.continue()));
+    const reloaded = page.waitForEvent('framenavigated', { timeout: 15_000 });
+    await page.evaluate(() => window.history.pushState(null, '', '/'));
+    await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
+    await reloaded;
+    await page.unroute(/\.js$/);
+    assert.ok(failed > 0, 'some chunk load was attempted and failed');
+    await page.waitForLoadState('load');
+    assert.match(page.url(), /\/blog$/);
+    await context.close();
+  });
+
+  test('storage that throws (iframe or private mode) leaves the site working', async () => {
+    const context = await newContext(browser, server.url);
+    await context.addInitScript(() => {
+      const deny = () => {
+        throw new DOMException('denied', 'SecurityError');
+      };
+      Object.defineProperty(window, 'localStorage', { get: deny });
+      Object.defineProperty(window, 'sessionStorage', { get: deny });
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/docs`);
+    await page.waitForSelector('html[data-has-hydrated="true"]');
+    assert.ok(await page.locator('article h1').isVisible());
+    await toggle(page).click();
+    assert.equal((await theme(page))[0], 'dark', 'the toggle still works for this page view');
+    await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
+    await page.waitForURL('**/blog');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('with JavaScript disabled, pages are readable and navigable', async () => {
+    const { context, page } = await open('/docs/core-features/functions', { javaScriptEnabled: false });
+    assert.match(await page.locator('article h1').innerText(), /Functions/i);
+    assert.ok((await page.locator('article').innerText()).length > 1000);
+    assert.ok(await page.locator('nav a[href="/docs/http"]').count());
+    assert.ok(await page.locator('.navbar a[href="/blog"]').count());
+    await context.close();
+  });
+
+  test('links are prefetched on a normal connection but not on save-data or 2g', async () => {
+    const prefetches = async (connection) => {
+      const context = await newContext(browser, server.url);
+      if (connection) await context.addInitScript((c) => Object.defineProperty(navigator, 'connection', { get: () => c }), connection);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/docs`);
+      await page.waitForSelector('html[data-has-hydrated="true"]');
+      await page.mouse.wheel(0, 400);
+      await page.waitForTimeout(1500);
+      const count = await page.locator('link[rel="prefetch"]').count();
+      await context.close();
+      return count;
+    };
+    assert.ok((await prefetches(null)) > 0, 'prefetch happens normally');
+    assert.equal(await prefetches({ saveData: true, effectiveType: '4g' }), 0, 'no prefetch with save-data');
+    assert.equal(await prefetches({ saveData: false, effectiveType: 'slow-2g' }), 0, 'no prefetch on 2g');
+  });
+
+  test('the progress bar appears on a route change slower than 200 ms, not on a fast one', async () => {
+    const sawProgress = async (delayMs) => {
+      const { context, page } = await open('/docs');
+      await page.evaluate(() => {
+        window.__progress = false;
+        new MutationObserver(() => {
+          if (document.getElementById('nprogress')) window.__progress = true;
+        }).observe(document.documentElement, { childList: true, subtree: true });
+      });
+      await page.route(/\.js$/, async (route) => {
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+        await route.continue();
+      });
+      await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
+      await page.waitForURL('**/blog');
+      await page.locator('main article').first().waitFor();
+      const seen = await page.evaluate(() => window.__progress);
+      await context.close();
+      return seen;
+    };
+    assert.equal(await sawProgress(1200), true, 'slow navigation shows the bar');
+    assert.equal(await sawProgress(0), false, 'fast navigation does not');
+  });
+});
+
+describe('addresses', () => {
+  test('an unknown path gets the not-found page with HTTP 404', async () => {
+    const { context, page, response } = await open('/no-such-page');
+    assert.equal(response.status(), 404);
+    assert.match(await page.locator('h1').first().innerText(), /page not found/i);
+    assert.ok(await page.locator('main a[href="/docs"]').count(), 'offers a way back');
+    await context.close();
+  });
+
+  test('served under the wrong base URL, the site says it did not load properly', async () => {
+    const wrong = await serveStatic(BUILD, { prefix: '/sub/' });
+    const context = await newContext(browser, wrong.url);
+    const page = await context.newPage();
+    await page.goto(`${wrong.url}/sub/`);
+    const banner = page.locator('#__docusaurus-base-url-issue-banner-container');
+    await banner.waitFor({ state: 'attached', timeout: 10_000 });
+    assert.match(await banner.innerText(), /did not load properly/i);
+    await context.close();
+    await wrong.close();
+  });
+
+  test('the analytics tag loads asynchronously with IP anonymisation, and the tests block it', async () => {
+    const { context, page } = await open('/');
+    const script = page.locator('script[src*="googletagmanager.com/gtag/js"]');
+    assert.equal(await script.getAttribute('async'), '');
+    const inline = await page.locator('script:not([src])').allInnerTexts();
+    assert.ok(inline.some((s) => /anonymize_ip["']?\s*:\s*(!0|true)/.test(s)), 'anonymize_ip is set');
+    assert.ok(context.blocked.some((u) => u.includes('googletagmanager.com')), 'the request was made and blocked');
+    await context.close();
+  });
+});

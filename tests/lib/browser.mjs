@@ -1,0 +1,64 @@
+// Headless Chromium (Debian's) driven by playwright-core. Analytics requests are blocked and
+// recorded, so tests never reach the network and can assert that the tag tried to load.
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Hosts of the analytics service: blocked in every test context. */
+export const ANALYTICS_HOSTS = /(^|\.)(googletagmanager\.com|google-analytics\.com|analytics\.google\.com)$/;
+
+export async function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * A new context whose requests to anything but `origin` are aborted; analytics requests are
+ * recorded in `blocked`. Options pass through to browser.newContext().
+ */
+export async function newContext(browser, origin, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const blocked = [];
+  await context.route(
+    (url) => url.origin !== origin,
+    (route) => {
+      const host = new URL(route.request().url()).hostname;
+      if (ANALYTICS_HOSTS.test(host)) blocked.push(route.request().url());
+      return route.abort('blockedbyclient');
+    },
+  );
+  context.blocked = blocked;
+  return context;
+}
+
+/**
+ * Collect console errors and failed same-origin requests of a page. Requests we aborted on
+ * purpose (analytics, other hosts) are not failures.
+ */
+export function watchPage(page, origin) {
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const text = msg.text();
+    if (/net::ERR_BLOCKED_BY_CLIENT/.test(text)) return;
+    problems.push(`console error: ${text}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => {
+    if (new URL(req.url()).origin === origin) problems.push(`failed request: ${req.url()} (${req.failure()?.errorText})`);
+  });
+  page.on('response', (res) => {
+    if (new URL(res.url()).origin === origin && res.status() >= 400 && res.request().resourceType() !== 'document')
+      problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  return problems;
+}
