@@ -25,68 +25,75 @@ after(async () => {
   await server?.close();
 });
 
-const open = async (path, options) => {
+const open = async (path, options, connection) => {
   const context = await newContext(browser, server.url, options);
+  if (connection) await context.addInitScript((c) => Object.defineProperty(navigator, 'connection', { get: () => c }), connection);
   const page = await context.newPage();
   const response = await page.goto(server.url + path, { waitUntil: 'load' });
   await page.waitForSelector('html[data-has-hydrated="true"]', { timeout: 15_000 }).catch(() => {});
   return { context, page, response };
 };
+/** Docusaurus namespaces its storage keys (`theme-c5f`); find one by its base name. */
+const storageKey = (page, base) =>
+  page.evaluate((b) => Object.keys(localStorage).find((k) => k === b || k.startsWith(`${b}-`)), base);
 const theme = (page) => page.evaluate(() => [document.documentElement.dataset.theme, document.documentElement.dataset.themeChoice]);
 const toggle = (page) => page.locator('.navbar button[title*="mode" i]').first();
 
 describe('colour mode', () => {
-  test('starts light, cycles light -> dark -> system, and remembers the choice across reloads', async () => {
+  test('starts light (following the OS), cycles light -> dark -> system, and remembers the choice', async () => {
     const { context, page } = await open('/docs');
+    assert.deepEqual(await theme(page), ['light', 'system'], 'a first visit renders light');
+    await toggle(page).click();
     assert.deepEqual(await theme(page), ['light', 'light']);
     await toggle(page).click();
     assert.deepEqual(await theme(page), ['dark', 'dark']);
     await page.reload();
     assert.deepEqual(await theme(page), ['dark', 'dark'], 'dark survives a reload');
     await toggle(page).click();
-    const [applied, choice] = await theme(page);
-    assert.equal(choice, 'system');
-    assert.equal(applied, 'light', 'system follows the OS preference, light in this browser');
+    assert.deepEqual(await theme(page), ['light', 'system'], 'system follows the OS preference, light here');
     await page.reload();
-    assert.equal((await theme(page))[1], 'system', 'system survives a reload');
+    assert.deepEqual(await theme(page), ['light', 'system'], 'system survives a reload');
     await toggle(page).click();
     assert.deepEqual(await theme(page), ['light', 'light']);
+    await page.reload();
+    assert.deepEqual(await theme(page), ['light', 'light'], 'light survives a reload');
     await context.close();
   });
 
   test('system mode follows a dark OS preference', async () => {
     const { context, page } = await open('/docs', { colorScheme: 'dark' });
-    await page.evaluate(() => localStorage.setItem('theme', 'system'));
-    await page.reload();
     assert.deepEqual(await theme(page), ['dark', 'system']);
     await context.close();
   });
 });
 
 describe('announcement bar', () => {
-  const bar = (page) => page.locator('[role="banner"]').filter({ has: page.locator(`a[href="${latestReleaseHref}"]`) });
+  const bar = (page) => page.locator('.theme-announcement-bar');
 
   test('links to the newest release post, stays dismissed, and returns when its id changes', async () => {
     const { context, page } = await open('/');
     await bar(page).waitFor({ state: 'visible' });
+    assert.equal(await bar(page).locator(`a[href="${latestReleaseHref}"]`).count(), 1);
     await bar(page).getByRole('button', { name: /close/i }).click();
     await bar(page).waitFor({ state: 'detached' });
     await page.reload();
     await page.waitForSelector('html[data-has-hydrated="true"]');
     assert.equal(await bar(page).count(), 0, 'still dismissed after a reload');
     // A new release changes the id; the stored dismissal belonged to the old id.
-    await page.evaluate(() => localStorage.setItem('docusaurus.announcement.id', 'release-0.0'));
+    const idKey = await storageKey(page, 'docusaurus.announcement.id');
+    assert.ok(idKey, 'the bar id is stored');
+    await page.evaluate((k) => localStorage.setItem(k, 'release-0.0'), idKey);
     await page.reload();
     await bar(page).waitFor({ state: 'visible' });
-    assert.equal(await page.evaluate(() => localStorage.getItem('docusaurus.announcement.id')), announcementId);
+    assert.equal(await page.evaluate((k) => localStorage.getItem(k), idKey), announcementId);
     await context.close();
   });
 
   test('its link opens the release post', async () => {
     const { context, page } = await open('/docs');
-    await page.locator(`[role="banner"] a[href="${latestReleaseHref}"]`).click();
+    await page.locator(`.theme-announcement-bar a[href="${latestReleaseHref}"]`).click();
     await page.waitForURL(`**${latestReleaseHref}`);
-    assert.match(await page.locator('article h1').first().innerText(), /0\.10/);
+    await page.locator('article h1', { hasText: '0.10' }).first().waitFor();
     await context.close();
   });
 });
@@ -147,6 +154,7 @@ describe('loading and failure behaviour', () => {
     await page.waitForSelector('html[data-has-hydrated="true"]');
     assert.ok(await page.locator('article h1').isVisible());
     await toggle(page).click();
+    await toggle(page).click();
     assert.equal((await theme(page))[0], 'dark', 'the toggle still works for this page view');
     await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
     await page.waitForURL('**/blog');
@@ -158,7 +166,7 @@ describe('loading and failure behaviour', () => {
     const { context, page } = await open('/docs/core-features/functions', { javaScriptEnabled: false });
     assert.match(await page.locator('article h1').innerText(), /Functions/i);
     assert.ok((await page.locator('article').innerText()).length > 1000);
-    assert.ok(await page.locator('nav a[href="/docs/http"]').count());
+    assert.ok(await page.locator('nav[aria-label="Docs sidebar"] a[href^="/docs/http"]').count(), 'sidebar links');
     assert.ok(await page.locator('.navbar a[href="/blog"]').count());
     await context.close();
   });
@@ -183,7 +191,8 @@ describe('loading and failure behaviour', () => {
 
   test('the progress bar appears on a route change slower than 200 ms, not on a fast one', async () => {
     const sawProgress = async (delayMs) => {
-      const { context, page } = await open('/docs');
+      // save-data turns prefetching off, so the click is what loads the next route's chunks.
+      const { context, page } = await open('/docs', {}, { saveData: true, effectiveType: '4g' });
       await page.evaluate(() => {
         window.__progress = false;
         new MutationObserver(() => {
@@ -195,8 +204,7 @@ describe('loading and failure behaviour', () => {
         await route.continue();
       });
       await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
-      await page.waitForURL('**/blog');
-      await page.locator('main article').first().waitFor();
+      await page.waitForSelector('html.blog-list-page', { timeout: 15_000 });
       const seen = await page.evaluate(() => window.__progress);
       await context.close();
       return seen;

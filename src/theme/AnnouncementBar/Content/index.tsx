@@ -10,7 +10,6 @@ import styles from './styles.module.css';
 export default function AnnouncementBarContent(props: Props): ReactNode {
   return (
     <div {...props} className={clsx(styles.content, props.className)}>
-      <span aria-hidden="true">🦎 </span>
       <Link to={latestReleaseHref}>{latestRelease.headline}</Link>
     </div>
   );
