@@ -1,0 +1,214 @@
+// Content invariants over the MDX sources: every file passes the content checker, and the
+// structures the issues require (runtime pages, skills, tags, blog, why) hold.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import {
+  ROOT,
+  checkAll,
+  checkFile,
+  listContentFiles,
+  loadTagSet,
+  readRoutes,
+  routeOfFile,
+  splitFrontMatter,
+  wordCount,
+} from '../../scripts/content-check.mjs';
+
+const read = (rel) => readFileSync(join(ROOT, rel), 'utf8');
+const h2s = (rel) => [...splitFrontMatter(read(rel)).body.matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
+const docsFiles = listContentFiles([join(ROOT, 'docs')]);
+
+test('every content file passes the content checker', async () => {
+  const { files, problems } = await checkAll();
+  assert.ok(files.length >= 115, `found ${files.length} files`);
+  assert.deepEqual(problems, []);
+});
+
+test('every docs and why route of the route map has a source file', () => {
+  const have = new Set(listContentFiles().map(routeOfFile));
+  const missing = readRoutes()
+    .canonical.filter((r) => /^\/(docs|why)(\/|$)/.test(r) && !r.startsWith('/docs/tags'))
+    .map((r) => r.replace(/\/$/, ''))
+    .filter((r) => !have.has(r));
+  assert.deepEqual(missing, []);
+});
+
+test('docs/tags.yml declares exactly the 40 tags of the route map', () => {
+  const declared = [...loadTagSet(join(ROOT, 'docs', 'tags.yml'))].sort();
+  const required = readRoutes()
+    .canonical.filter((r) => r.startsWith('/docs/tags/'))
+    .map((r) => r.slice('/docs/tags/'.length))
+    .sort();
+  assert.equal(required.length, 40);
+  assert.deepEqual(declared, required);
+  const data = yaml.load(read('docs/tags.yml'));
+  for (const [key, value] of Object.entries(data)) {
+    assert.ok(value.label, `${key} has a label`);
+    assert.ok(value.description?.length > 20, `${key} has a description`);
+  }
+});
+
+test('every declared tag is used by at least one docs page', () => {
+  const used = new Set(docsFiles.flatMap((f) => splitFrontMatter(readFileSync(f, 'utf8')).data.tags ?? []));
+  const unused = [...loadTagSet(join(ROOT, 'docs', 'tags.yml'))].filter((t) => !used.has(t));
+  assert.deepEqual(unused, []);
+});
+
+test('the realtime tag marks the channel and server-sent events pages', () => {
+  for (const rel of ['docs/channels/index.mdx', 'docs/channels/channel-route.mdx', 'docs/http/server-sent-events.mdx'])
+    assert.ok(splitFrontMatter(read(rel)).data.tags?.includes('realtime'), rel);
+});
+
+const RUNTIME_SECTIONS = [
+  'What it is',
+  'Supported wirings',
+  'Install',
+  'Entry file',
+  'Configuration',
+  'Run it locally',
+  'Deploy',
+  'Limits and gotchas',
+  'Next steps',
+];
+const runtimePages = readdirSync(join(ROOT, 'docs', 'runtimes')).filter((f) => f !== 'index.mdx');
+
+test('the ten runtime pages share one section structure', () => {
+  assert.equal(runtimePages.length, 10);
+  for (const f of runtimePages) assert.deepEqual(h2s(`docs/runtimes/${f}`), RUNTIME_SECTIONS, f);
+});
+
+test('the runtimes index compares all ten runtimes in a table', () => {
+  const body = read('docs/runtimes/index.mdx');
+  for (const f of runtimePages) assert.ok(body.includes(`./${f}`), `the comparison links ${f}`);
+  assert.match(body, /^\|.*HTTP.*\|.*Channels.*\|/im);
+});
+
+const SKILL_SECTIONS = [
+  'When to use it',
+  'Prerequisites',
+  'Install',
+  'Files to create',
+  'Commands to run',
+  'Verify it worked',
+  'Mistakes to avoid',
+  'Related docs',
+];
+const skillPages = readdirSync(join(ROOT, 'docs', 'skills')).filter((f) => f !== 'index.mdx');
+
+test('19 skills, each with the recipe sections in order, an install block and titled files', () => {
+  assert.equal(skillPages.length, 19);
+  for (const f of skillPages) {
+    const rel = `docs/skills/${f}`;
+    assert.deepEqual(h2s(rel), SKILL_SECTIONS, rel);
+    const body = read(rel);
+    assert.match(body, /```bash npm2yarn/, `${rel} installs with npm2yarn`);
+    assert.match(body, /```\w+ title="/, `${rel} has titled files`);
+  }
+});
+
+test('the docs index links to the skills landing page', () => {
+  assert.match(read('docs/index.mdx'), /\/docs\/skills/);
+});
+
+const posts = readdirSync(join(ROOT, 'blog')).filter((f) => f.endsWith('.mdx'));
+
+test('19 blog posts dated 2021 to 2025, each with a slug matching its date, a description and a truncate marker', () => {
+  assert.equal(posts.length, 19);
+  for (const f of posts) {
+    const [, date, name] = /^(\d{4}-\d\d-\d\d)-(.+)\.mdx$/.exec(f);
+    assert.match(date, /^202[1-5]-/, f);
+    const { data, body } = splitFrontMatter(read(`blog/${f}`));
+    assert.equal(data.slug, `${date.replaceAll('-', '/')}/${name}`, f);
+    assert.ok(data.description?.length >= 40, `${f} has a description`);
+    assert.deepEqual(data.authors, ['pikku-team'], f);
+    assert.match(body, /\{\/\*\s*truncate\s*\*\/\}/, `${f} has an MDX truncate marker`);
+  }
+});
+
+test('blog authors and tags are declared, and every declared tag is used', () => {
+  const authors = yaml.load(read('blog/authors.yml'));
+  assert.deepEqual(Object.keys(authors), ['pikku-team']);
+  assert.equal(authors['pikku-team'].name, 'The Pikku Team');
+  const declared = loadTagSet(join(ROOT, 'blog', 'tags.yml'));
+  const used = new Set(posts.flatMap((f) => splitFrontMatter(read(`blog/${f}`)).data.tags ?? []));
+  for (const t of used) assert.ok(declared.has(t), `blog tag ${t} is declared`);
+  for (const t of declared) assert.ok(used.has(t), `blog tag ${t} is used`);
+});
+
+test('release notes exist for 0.2, 0.3, 0.5, 0.6, 0.8, 0.9 and 0.10', () => {
+  for (const v of ['0.2', '0.3', '0.5', '0.6', '0.8', '0.9', '0.10'])
+    assert.ok(posts.some((f) => f.endsWith(`-pikku-${v}.mdx`)), v);
+});
+
+test('the six why pages exist, without tags, with at least 400 words each', () => {
+  const why = readdirSync(join(ROOT, 'why')).sort();
+  assert.deepEqual(why, [
+    'ai-era-quality.mdx',
+    'architecture-flexibility.mdx',
+    'index.mdx',
+    'protocol-unification.mdx',
+    'typescript-everywhere.mdx',
+    'vendor-lock-in.mdx',
+  ]);
+  for (const f of why) {
+    const { data, body } = splitFrontMatter(read(`why/${f}`));
+    assert.equal(data.tags, undefined, `${f} takes no tags`);
+    if (f !== 'index.mdx') assert.ok(wordCount(body) >= 400, `${f}: ${wordCount(body)} words`);
+  }
+});
+
+test('no published percentage or speed claim the facts do not source', () => {
+  for (const f of listContentFiles()) {
+    const text = readFileSync(f, 'utf8');
+    assert.doesNotMatch(text, /\b(40|85)% (cost|fewer)/i, f);
+    assert.doesNotMatch(text, /\b10[x×] (faster|the throughput)/i, f);
+  }
+});
+
+test('stale API names never appear as current API in the docs', () => {
+  for (const f of docsFiles) {
+    for (const block of readFileSync(f, 'utf8').matchAll(/```(?:ts|tsx|js)[^\n]*\n([\s\S]*?)```/g)) {
+      const code = block[1];
+      assert.doesNotMatch(code, /\bwireMCPTool\s*\(/, `${f}: wireMCPTool does not exist`);
+      assert.doesNotMatch(code, /@pikku\/(express-server|fastify-server|aws-lambda|uws-server|nextjs|cloudflare-workers)\b/, f);
+      assert.doesNotMatch(code, /\bcreateSessionServices\b/, f);
+      assert.doesNotMatch(code, /\baddHTTPPermission\b|\baddTagPermission\b/, f);
+    }
+  }
+});
+
+// The checker itself must be able to fail: each broken fixture trips the rule it targets.
+test('the content checker catches each kind of problem', async (t) => {
+  const { mkdtempSync, writeFileSync, rmSync, mkdirSync } = await import('node:fs');
+  const dir = mkdtempSync(join(ROOT, 'docs', '.check-fixture-'));
+  const good = '---\ntitle: T\ndescription: A description that is long enough for the checker.\n---\n\n';
+  const cases = {
+    'no-description.mdx': ['---\ntitle: T\n---\n\nText.\n', /description/],
+    'bad-tag.mdx': ['---\ntitle: T\ndescription: A description that is long enough.\ntags: [nope]\n---\n\nx\n', /not declared/],
+    'no-lang.mdx': [`${good}\`\`\`\ncode\n\`\`\`\n`, /without a language/],
+    'placeholder.mdx': [`${good}TODO: write this.\n`, /placeholder/],
+    'broken-link.mdx': [`${good}[x](./missing.mdx)\n`, /does not exist/],
+    'cross-link.mdx': [`${good}[x](../../why/index.mdx)\n`, /use its route/],
+    'bad-mdx.mdx': [`${good}An { unclosed brace.\n`, /does not compile/],
+    'short.mdx': [`${good}Too short.\n`, /words of body text/],
+  };
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, [content, expected]] of Object.entries(cases)) {
+      await t.test(name, async () => {
+        writeFileSync(join(dir, name), content);
+        const problems = await checkFile(join(dir, name), { docTags: new Set(['setup']), knownRoutes: new Set() });
+        assert.ok(problems.some((p) => expected.test(p)), `${name}: ${problems.join('; ')}`);
+      });
+    }
+    await t.test('lower-case "todo" is the domain, not a placeholder', async () => {
+      writeFileSync(join(dir, 'domain.mdx'), `${good}${'Each todo has an owner. '.repeat(60)}\n`);
+      assert.deepEqual(await checkFile(join(dir, 'domain.mdx'), { knownRoutes: new Set() }), []);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
