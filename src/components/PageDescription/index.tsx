@@ -1,0 +1,18 @@
+import type { ComponentType, ReactNode } from 'react';
+import Head from '@docusaurus/Head';
+
+/** Gives a theme page a real meta description (and its Open Graph twin). */
+export function withDescription<P extends object>(Page: ComponentType<P>, description: string) {
+  return function PageWithDescription(props: P): ReactNode {
+    return (
+      <>
+        <Page {...props} />
+        {/* After the page: the last Head to set a tag wins, and some theme pages set a one-word one. */}
+        <Head>
+          <meta name="description" content={description} />
+          <meta property="og:description" content={description} />
+        </Head>
+      </>
+    );
+  };
+}

@@ -1,0 +1,43 @@
+// The routes the tests visit: the route map's canonical pages and aliases, plus every dated
+// blog post found in the build (the route map describes posts by pattern, not by name).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readRoutes } from '../../scripts/content-check.mjs';
+import { REPO } from './fixture-site.mjs';
+
+export const BUILD = join(REPO, 'build');
+
+/** The HTML file a route is served from, or null. */
+export function htmlFileFor(route, build = BUILD) {
+  const clean = route.replace(/\/+$/, '');
+  for (const candidate of [join(build, clean, 'index.html'), join(build, `${clean || '/index'}.html`)])
+    if (existsSync(candidate)) return candidate;
+  return null;
+}
+
+export function blogPostRoutes(build = BUILD) {
+  const out = [];
+  const root = join(build, 'blog');
+  for (const y of existsSync(root) ? readdirSync(root).filter((d) => /^20\d\d$/.test(d)) : [])
+    for (const m of readdirSync(join(root, y)))
+      for (const d of readdirSync(join(root, y, m)))
+        for (const slug of readdirSync(join(root, y, m, d)))
+          if (statSync(join(root, y, m, d, slug)).isDirectory()) out.push(`/blog/${y}/${m}/${d}/${slug}`);
+  return out.sort();
+}
+
+const { canonical, aliases } = readRoutes();
+/** Canonical HTML pages (feeds excluded; /docs/ folded into /docs). */
+export const pageRoutes = [...new Set(canonical.filter((r) => !/\.(xml|txt|json)$/.test(r)).map((r) => (r === '/docs/' ? '/docs' : r)))];
+export const feedRoutes = canonical.filter((r) => /\.xml$/.test(r));
+export const aliasRoutes = aliases;
+
+/** Section indexes and listings, which orient rather than explain: exempt from the word minimum. */
+export const isIndexRoute = (route) =>
+  /^\/(docs|why)$/.test(route) ||
+  /^\/docs\/(philosophy|core-features|http|channels|queue|rpcs|mcp|runtimes|skills)$/.test(route) ||
+  route.startsWith('/docs/tags') ||
+  route === '/docs/navigation' ||
+  !/^\/(docs|why)\//.test(route);
+
+export const readHtml = (route) => readFileSync(htmlFileFor(route), 'utf8');

@@ -1,0 +1,156 @@
+// Checks of the built HTML, without a browser: every page is there with its content, readable
+// without JavaScript, and the blog's lists and feeds hold every post.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { BUILD, aliasRoutes, blogPostRoutes, htmlFileFor, isIndexRoute, pageRoutes, readHtml } from '../lib/routes.mjs';
+import { REPO } from '../lib/fixture-site.mjs';
+import { loadModule } from '../lib/load.mjs';
+
+assert.ok(existsSync(join(BUILD, 'index.html')), 'run `npm run build` before the site tests');
+
+const posts = blogPostRoutes();
+const allPages = [...pageRoutes, ...posts];
+const decode = (s) =>
+  s.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"');
+const article = (html) => /<article[^>]*>([\s\S]*)<\/article>/.exec(html)?.[1] ?? '';
+const textOf = (html) => decode(html.replace(/<(script|style|pre|svg)[\s\S]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+const words = (text) => text.split(' ').filter((w) => /[A-Za-z0-9]/.test(w)).length;
+
+test('the shared route checker passes on the build', () => {
+  const res = spawnSync(process.execPath, [join(REPO, '..', 'shared', 'tools', 'check-routes.mjs'), BUILD], { encoding: 'utf8' });
+  assert.equal(res.status, 0, res.stdout + res.stderr);
+});
+
+test('19 dated blog posts between 2021 and 2025', () => {
+  assert.equal(posts.length, 19);
+  for (const p of posts) assert.match(p, /^\/blog\/202[1-5]\//);
+});
+
+test('every page has a title, a meta description and one h1', () => {
+  for (const route of allPages) {
+    const html = readHtml(route);
+    assert.match(html, /<title[^>]*>[^<]+<\/title>/, `${route} title`);
+    const description = /<meta[^>]*\bname="?description"?[^>]*\bcontent="([^"]*)"/.exec(html)?.[1] ?? '';
+    assert.ok(description.length >= 30, `${route} meta description: "${description}"`);
+    assert.equal((html.match(/<h1[\s>]/g) ?? []).length, 1, `${route} has one h1`);
+  }
+});
+
+test('docs and why pages carry at least 250 words of body text (indexes excepted)', () => {
+  const short = [];
+  for (const route of pageRoutes.filter((r) => !isIndexRoute(r))) {
+    const n = words(textOf(article(readHtml(route))));
+    if (n < 250) short.push(`${route}: ${n}`);
+  }
+  assert.deepEqual(short, []);
+});
+
+// A fence without a language renders as language-text, like an explicit text fence; the source
+// checker (tests/unit/content.test.mjs) is what rejects a fence with no language.
+test('every code block is highlighted with a language class', () => {
+  const bad = [];
+  for (const route of allPages) {
+    for (const m of readHtml(route).matchAll(/<pre[^>]*class="?([^">]*)"?[^>]*>/g)) if (!/language-\w/.test(m[1])) bad.push(`${route}: ${m[0]}`);
+  }
+  assert.deepEqual(bad, []);
+});
+
+test('no page contains placeholder text', () => {
+  for (const route of allPages) {
+    const text = textOf(article(readHtml(route)) || readHtml(route));
+    assert.doesNotMatch(text, /\b(TODO|TBD|FIXME)\b/, route);
+    assert.doesNotMatch(text, /lorem ipsum|coming soon/i, route);
+  }
+});
+
+test('without JavaScript, every page has its content and its navigation links in the HTML', () => {
+  for (const route of allPages) {
+    const html = readHtml(route);
+    assert.match(html, /<nav[^>]*aria-label="?Main/, `${route} has the navbar`);
+    for (const href of ['/why', '/docs/', '/blog']) assert.ok(html.includes(`href=${href}`) || html.includes(`href="${href}"`), `${route} links ${href}`);
+    const main = /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? article(html);
+    assert.ok(textOf(main).length > 40, `${route} has its main content in the HTML`);
+  }
+});
+
+test('docs pages render their sidebar in the HTML; why pages have none', () => {
+  assert.match(readHtml('/docs/http/router'), /aria-label="?Docs sidebar/);
+  assert.match(readHtml('/docs/skills/http'), /pikku-http/);
+  for (const route of pageRoutes.filter((r) => r.startsWith('/why'))) assert.doesNotMatch(readHtml(route), /aria-label="?Docs sidebar/, route);
+});
+
+test('every alias is a static redirect page to its canonical route', () => {
+  for (const { from, to } of aliasRoutes) {
+    const file = htmlFileFor(from);
+    assert.ok(file, `${from} has a page`);
+    const html = readFileSync(file, 'utf8');
+    assert.match(html, new RegExp(`http-equiv="?refresh"? content="0; ?url=${to.replace(/\//g, '\\/')}`), from);
+  }
+});
+
+const parser = new XMLParser({ ignoreAttributes: false });
+
+test('the RSS feed parses and carries all 19 posts', () => {
+  const rss = parser.parse(readFileSync(join(BUILD, 'blog', 'rss.xml'), 'utf8'));
+  const items = [rss.rss.channel.item].flat();
+  assert.equal(items.length, 19);
+  for (const item of items) assert.match(item.link, /\/blog\/202[1-5]\/\d\d\/\d\d\//);
+});
+
+test('the Atom feed parses and carries all 19 posts', () => {
+  const atom = parser.parse(readFileSync(join(BUILD, 'blog', 'atom.xml'), 'utf8'));
+  const entries = [atom.feed.entry].flat();
+  assert.equal(entries.length, 19);
+  for (const e of entries) assert.ok(e.title && e.updated, 'entry has a title and a date');
+});
+
+test('the blog list has 10 posts a page: /blog and /blog/page/2, and no page 3', () => {
+  const count = (route) => (readHtml(route).match(/<article[\s>]/g) ?? []).length;
+  assert.equal(count('/blog'), 10);
+  assert.equal(count('/blog/page/2'), 9);
+  assert.equal(htmlFileFor('/blog/page/3'), null);
+});
+
+test('the archive and the year-grouped sidebar list all 19 posts; reading time shows', () => {
+  const archive = readHtml('/blog/archive');
+  for (const p of posts) assert.ok(archive.includes(`href=${p}`) || archive.includes(`href="${p}"`), `archive lists ${p}`);
+  const post = readHtml(posts[0]);
+  const sidebar = /<nav[^>]*aria-label="?Blog recent posts navigation[\s\S]*?<\/nav>/.exec(post)?.[0] ?? '';
+  for (const p of posts) assert.ok(sidebar.includes(p), `sidebar lists ${p}`);
+  for (const year of ['2021', '2022', '2024', '2025']) assert.match(sidebar, new RegExp(`>${year}<`), `sidebar groups ${year}`);
+  assert.match(post, /min read/);
+});
+
+test('the authors page lists The Pikku Team', () => {
+  assert.match(readHtml('/blog/authors'), /The Pikku Team/);
+});
+
+test('the tags index lists all 40 tags and every tag page lists at least one page', () => {
+  const tagRoutes = pageRoutes.filter((r) => r.startsWith('/docs/tags/'));
+  assert.equal(tagRoutes.length, 40);
+  const index = readHtml('/docs/tags');
+  for (const r of tagRoutes) assert.ok(index.includes(`href=${r}`) || index.includes(`href="${r}"`), `index lists ${r}`);
+  for (const r of tagRoutes) assert.match(readHtml(r), /<article[\s>][\s\S]*?href="?\/docs\//, `${r} lists a page`);
+});
+
+test('the announcement bar links to the newest release post on every page', () => {
+  const { latestReleaseHref } = loadModule('src/data/site.ts');
+  assert.ok(posts.includes(latestReleaseHref));
+  for (const route of ['/', '/docs', '/blog', '/why']) assert.ok(readHtml(route).includes(latestReleaseHref), route);
+});
+
+test('the analytics tag is in the production HTML, async, with IP anonymisation', () => {
+  const html = readHtml('/');
+  assert.match(html, /<script[^>]+async[^>]+src="?https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=G-/);
+  assert.match(html, /anonymize_ip["']?\s*:\s*(!0|true)/);
+});
+
+test('the not-found page exists in the site design', () => {
+  const html = readFileSync(join(BUILD, '404.html'), 'utf8');
+  assert.match(html, /Page not found/);
+  assert.match(html, /<nav[^>]*aria-label="?Main/);
+});
