@@ -3,9 +3,9 @@ import type * as Preset from '@docusaurus/preset-classic';
 import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { Options as RedirectOptions } from '@docusaurus/plugin-client-redirects';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
-import { themes as prismThemes } from 'prism-react-renderer';
 import { analyticsId, announcementId, latestRelease, latestReleaseHref, site } from './src/data/site';
 import { redirects } from './src/data/redirects';
+import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
 
 /** Install commands in ```bash npm2yarn fences get npm, Yarn, pnpm and Bun tabs, synced site-wide. */
 const remarkPlugins = [[npm2yarn, { sync: true, converters: ['yarn', 'pnpm', 'bun'] }]];
@@ -122,8 +122,8 @@ const config = {
     tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 3 },
     mermaid: { theme: { light: 'neutral', dark: 'dark' } },
     prism: {
-      theme: prismThemes.github,
-      darkTheme: prismThemes.dracula,
+      theme: lightCodeTheme,
+      darkTheme: darkCodeTheme,
       additionalLanguages: ['bash', 'toml', 'diff', 'ini'],
     },
     navbar: {
