@@ -135,7 +135,13 @@ const config = {
         { to: '/blog', label: 'Blog', position: 'left' },
         { type: 'custom-iconLink', icon: 'github', href: site.repository, label: 'Pikku on GitHub', position: 'right' },
         { type: 'custom-iconLink', icon: 'x', href: site.social, label: 'Pikku on X', position: 'right' },
-        { type: 'custom-iconLink', icon: 'discord', href: site.chat, label: 'Pikku Discord community', position: 'right' },
+        {
+          type: 'custom-iconLink',
+          icon: 'discord',
+          href: site.chat,
+          label: 'Pikku Discord community',
+          position: 'right',
+        },
       ],
     },
     footer: {
@@ -179,7 +185,7 @@ const config = {
         },
       ],
       copyright:
-        `Pikku's runtime packages are released under the ${site.licence} licence; the CLI, inspector and console under BUSL-1.1. ` +
+        `Pikku's runtime packages are released under the ${site.license} license; the CLI, inspector and console under BUSL-1.1. ` +
         `Copyright © ${site.firstYear}-${new Date().getFullYear()} Yasser Fadl and ${site.copyrightHolders}.`,
     },
   } satisfies Preset.ThemeConfig,

@@ -1,8 +1,11 @@
-import type { SidebarsConfig, SidebarItemConfig } from '@docusaurus/plugin-content-docs';
+import type { SidebarsConfig } from '@docusaurus/plugin-content-docs';
+
+/** One entry of a sidebar's item list. */
+type SidebarItem = Extract<SidebarsConfig[string], unknown[]>[number];
 import skillsSidebars from './sidebarsSkills';
 
 /** A category whose own page is the section's index.mdx, listing the given pages in order. */
-const section = (label: string, dir: string, pages: string[]): SidebarItemConfig => ({
+const section = (label: string, dir: string, pages: string[]): SidebarItem => ({
   type: 'category',
   label,
   link: { type: 'doc', id: `${dir}/index` },
@@ -10,7 +13,7 @@ const section = (label: string, dir: string, pages: string[]): SidebarItemConfig
 });
 
 /** A category without a page of its own. */
-const group = (label: string, dir: string, pages: string[]): SidebarItemConfig => ({
+const group = (label: string, dir: string, pages: string[]): SidebarItem => ({
   type: 'category',
   label,
   items: pages.map((page) => `${dir}/${page}`),

@@ -42,7 +42,13 @@ export function importsOf(code) {
     const line = code.slice(0, m.index).split('\n').length;
     const names = m[1]
       .split(',')
-      .map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0].trim())
+      .map((n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]
+          .trim(),
+      )
       .filter(Boolean)
       .map((name) => ({ name, line }));
     out.push({ module: m[2], names });
@@ -62,7 +68,8 @@ export function declarationFor(module) {
   let entry = corePkg.exports[sub];
   if (!entry) {
     const wildcard = Object.keys(corePkg.exports).find((k) => k.endsWith('/*') && sub.startsWith(k.slice(0, -1)));
-    if (wildcard) entry = JSON.parse(JSON.stringify(corePkg.exports[wildcard]).replaceAll('*', sub.slice(wildcard.length - 1)));
+    if (wildcard)
+      entry = JSON.parse(JSON.stringify(corePkg.exports[wildcard]).replaceAll('*', sub.slice(wildcard.length - 1)));
   }
   if (!entry) return null;
   const pick = (e) => (typeof e === 'string' ? e : (e.types ?? pick(e.import ?? e.default ?? Object.values(e)[0])));
@@ -76,11 +83,18 @@ export function loadExports(modules) {
   const todo = [...new Set(modules)].filter((m) => !exportCache.has(m));
   const roots = todo.map((m) => [m, declarationFor(m)]);
   const files = roots.map(([, dts]) => dts).filter(Boolean);
-  const program = ts.createProgram(files, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   for (const [module, dts] of roots) {
     const symbol = dts ? checker.getSymbolAtLocation(program.getSourceFile(dts)) : undefined;
-    exportCache.set(module, dts ? new Set(symbol ? checker.getExportsOfModule(symbol).map((x) => x.getName()) : []) : null);
+    exportCache.set(
+      module,
+      dts ? new Set(symbol ? checker.getExportsOfModule(symbol).map((x) => x.getName()) : []) : null,
+    );
   }
 }
 
@@ -104,11 +118,14 @@ export function checkBlock({ file, line, code }) {
     if (module === '@pikku/core' || module.startsWith('@pikku/core/')) {
       const exported = exportsOf(module);
       if (!exported) {
-        problems.push(`${at(names[0]?.line ?? 1)}: '${module}' is not an entry point of @pikku/core@${corePkg.version}`);
+        problems.push(
+          `${at(names[0]?.line ?? 1)}: '${module}' is not an entry point of @pikku/core@${corePkg.version}`,
+        );
         continue;
       }
       for (const { name, line: l } of names)
-        if (!exported.has(name)) problems.push(`${at(l)}: '${name}' is not exported by '${module}' (@pikku/core@${corePkg.version})`);
+        if (!exported.has(name))
+          problems.push(`${at(l)}: '${name}' is not exported by '${module}' (@pikku/core@${corePkg.version})`);
       continue;
     }
     const key = generatedKey(module);
@@ -119,7 +136,8 @@ export function checkBlock({ file, line, code }) {
       continue;
     }
     for (const { name, line: l } of names)
-      if (!allowed.includes(name)) problems.push(`${at(l)}: '${name}' is not generated into ${key} (tests/data/pikku-generated-names.json)`);
+      if (!allowed.includes(name))
+        problems.push(`${at(l)}: '${name}' is not generated into ${key} (tests/data/pikku-generated-names.json)`);
   }
   return problems;
 }
@@ -130,7 +148,11 @@ export function sampleFiles() {
 
 export function checkAllSamples(files = sampleFiles()) {
   const blocks = files.flatMap(extractBlocks);
-  loadExports(blocks.flatMap((b) => importsOf(b.code).map((i) => i.module)).filter((m) => m === '@pikku/core' || m.startsWith('@pikku/core/')));
+  loadExports(
+    blocks
+      .flatMap((b) => importsOf(b.code).map((i) => i.module))
+      .filter((m) => m === '@pikku/core' || m.startsWith('@pikku/core/')),
+  );
   return { blocks, problems: blocks.flatMap(checkBlock) };
 }
 

@@ -53,7 +53,10 @@ export function routeOfFile(file) {
   const rel = relative(ROOT, file).split(sep).join('/');
   const [section, ...rest] = rel.split('/');
   if (section === 'blog') return null;
-  const path = rest.join('/').replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '');
+  const path = rest
+    .join('/')
+    .replace(/\.mdx?$/, '')
+    .replace(/(^|\/)index$/, '');
   return `/${section}${path ? `/${path}` : ''}`;
 }
 
@@ -68,7 +71,31 @@ export function proseOf(body) {
     .replace(/`[^`]*`/g, ' x ')
     .replace(/[#*_>|:\-[\]{}]/g, ' ');
 }
-export const wordCount = (body) => proseOf(body).split(/\s+/).filter((w) => /[A-Za-z0-9]/.test(w)).length;
+export const wordCount = (body) =>
+  proseOf(body)
+    .split(/\s+/)
+    .filter((w) => /[A-Za-z0-9]/.test(w)).length;
+
+/** Product and technology names as their owners write them; checked in prose, not in code. */
+export const CASING = [
+  [/\bTypescript\b|\btypescript\b(?![-.\w])/, 'TypeScript'],
+  [/\bJavascript\b|\bjavascript\b(?![-.\w])/, 'JavaScript'],
+  [/\bWebsockets?\b|\bWeb[ -]Sockets?\b|\bwebsockets?\b(?![-.\w/])/, 'WebSocket'],
+  [/\b[Nn]odejs\b|\bNode\.JS\b|\bnode\.js\b/, 'Node.js'],
+  [/\bGithub\b/, 'GitHub'],
+  [/\bPostgresql\b|\bPostgreSql\b|\bpostgresql\b(?![-.\w])/, 'PostgreSQL'],
+  [/\bNextjs\b|\bNext\.JS\b|\bnext\.js\b/, 'Next.js'],
+  [/\bOpenApi\b|\bOpenapi\b/, 'OpenAPI'],
+  [/\bNPM\b/, 'npm'],
+  [/\bPIKKU\b(?!_)/, 'Pikku'],
+];
+/** Prose of a line: inline code, link targets, URLs and HTML/JSX tags removed. */
+const proseOfLine = (line) =>
+  line
+    .replace(/`[^`]*`/g, ' ')
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/<[^>]+>/g, ' ');
 
 const INDEX_LIKE = /(^|\/)index\.mdx?$/;
 let compileMdx;
@@ -86,7 +113,9 @@ async function mdxCompiler() {
 
 /** Docusaurus's mdx1Compat: HTML comments and {#heading-ids} are accepted in our MDX. */
 const mdx1Compat = (body) =>
-  body.replace(/<!--([\s\S]*?)-->/g, (_, c) => `{/*${c.replace(/\*\//g, '* /')}*/}`).replace(/^(#{1,6} .*?)\s*\{#[\w-]+\}\s*$/gm, '$1');
+  body
+    .replace(/<!--([\s\S]*?)-->/g, (_, c) => `{/*${c.replace(/\*\//g, '* /')}*/}`)
+    .replace(/^(#{1,6} .*?)\s*\{#[\w-]+\}\s*$/gm, '$1');
 
 /**
  * Check one file. Returns a list of problems, each "file:line: message".
@@ -116,7 +145,8 @@ export async function checkFile(file, { docTags, blogTags, knownRoutes, minWords
     if (declared && !declared.has(key)) say(1, `tag "${key}" is not declared in ${section}/tags.yml`);
   }
   if (section === 'blog') {
-    if (!/<!--\s*truncate\s*-->|\{\/\*\s*truncate\s*\*\/\}/.test(body)) say(1, 'blog post needs a <!-- truncate --> marker');
+    if (!/<!--\s*truncate\s*-->|\{\/\*\s*truncate\s*\*\/\}/.test(body))
+      say(1, 'blog post needs a <!-- truncate --> marker');
     if (!data.slug) say(1, 'blog post needs a slug');
     if (!data.authors) say(1, 'blog post needs authors');
   }
@@ -134,6 +164,11 @@ export async function checkFile(file, { docTags, blogTags, knownRoutes, minWords
     }
     if (inFence) return;
     if (isPlaceholder(line)) say(n, `placeholder text: ${line.trim().slice(0, 60)}`);
+    const prose = proseOfLine(line);
+    for (const [wrong, right] of CASING) {
+      const m = wrong.exec(prose);
+      if (m) say(n, `write "${right}", not "${m[0]}"`);
+    }
     for (const m of line.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
       const target = m[1];
       if (/^(https?:|mailto:|#|\/)/.test(target)) continue;
@@ -143,7 +178,10 @@ export async function checkFile(file, { docTags, blogTags, knownRoutes, minWords
       const targetSection = relative(ROOT, abs).split(sep)[0];
       if (targetSection !== section) {
         // Docusaurus resolves file links only inside one content plugin (docs, why, blog).
-        say(n, `link to a file in ${targetSection}/ from ${section}/: use its route instead (${routeOfFile(abs) ?? target})`);
+        say(
+          n,
+          `link to a file in ${targetSection}/ from ${section}/: use its route instead (${routeOfFile(abs) ?? target})`,
+        );
         continue;
       }
       if (existsSync(abs)) continue;
@@ -154,7 +192,9 @@ export async function checkFile(file, { docTags, blogTags, knownRoutes, minWords
   });
   if (/^---/.test(source) === false) say(1, 'file has no front matter');
   try {
-    await (await mdxCompiler())(mdx1Compat(body));
+    await (
+      await mdxCompiler()
+    )(mdx1Compat(body));
   } catch (e) {
     const line = e.line ?? e.place?.line ?? e.position?.start?.line;
     say(line ? bodyLine + line - 1 : bodyLine, `MDX does not compile: ${e.reason ?? e.message}`);

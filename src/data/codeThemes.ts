@@ -1,6 +1,6 @@
 import { themes, type PrismTheme } from 'prism-react-renderer';
 
-/** Replace token colours by exact match, keeping everything else about the theme. */
+/** Replace token colors by exact match, keeping everything else about the theme. */
 function recolor(theme: PrismTheme, colors: Record<string, string>): PrismTheme {
   return {
     ...theme,
@@ -12,7 +12,7 @@ function recolor(theme: PrismTheme, colors: Record<string, string>): PrismTheme 
 }
 
 /**
- * The code-block themes: GitHub (light) and Dracula (dark), with the token colours that fall
+ * The code-block themes: GitHub (light) and Dracula (dark), with the token colors that fall
  * below WCAG AA contrast (4.5:1) on their own backgrounds darkened or lightened just enough.
  * The accessibility tests check every route with these.
  */

@@ -12,7 +12,7 @@ export const site = {
   social: 'https://x.com/pikkujs',
   chat: 'https://discord.gg/z7r4rhwJ',
   npm: 'https://www.npmjs.com/package/@pikku/core',
-  licence: 'MIT',
+  license: 'MIT',
   copyrightHolders: 'Pikku contributors',
   firstYear: 2021,
 } as const;

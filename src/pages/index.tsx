@@ -24,8 +24,8 @@ export default function Home(): ReactNode {
             <h2 id="closing-heading">Start with one function</h2>
             <p>
               The manual setup takes you from an empty folder to a running endpoint: install the packages, add the
-              config file, write a function, wire it and serve it. The runtime packages are MIT licensed and the
-              source is on GitHub.
+              config file, write a function, wire it and serve it. The runtime packages are MIT licensed and the source
+              is on GitHub.
             </p>
             <div className={styles.actions}>
               <Link className="button button--primary button--lg" to="/manual-setup">

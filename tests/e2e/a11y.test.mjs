@@ -39,7 +39,8 @@ async function scan(page, route) {
   const light = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   found.push(...describeViolations(route, 'light', light.violations));
   const toggle = page.locator('.navbar button[title*="mode" i]').first();
-  for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark'; i++) await toggle.click();
+  for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark'; i++)
+    await toggle.click();
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
   await page.waitForTimeout(100);
   const dark = await new AxeBuilder({ page }).withTags(TAGS).analyze();

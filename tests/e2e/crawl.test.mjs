@@ -49,7 +49,9 @@ async function assertHealthy(route) {
   if (expected) assert.equal(h1.replace(/\s+/g, ' '), expected.replace(/\s+/g, ' '), `${route} heading`);
   else assert.ok(h1.length > 2, `${route} has a heading`);
   const broken = await page.evaluate(() =>
-    [...document.images].filter((img) => !img.complete || img.naturalWidth === 0).map((img) => img.currentSrc || img.src),
+    [...document.images]
+      .filter((img) => !img.complete || img.naturalWidth === 0)
+      .map((img) => img.currentSrc || img.src),
   );
   assert.deepEqual(broken, [], `${route} images`);
   // Let viewport prefetches and lazy chunks start, so their failures are caught too.

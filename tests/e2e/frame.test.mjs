@@ -27,7 +27,8 @@ after(async () => {
 
 const open = async (path, options, connection) => {
   const context = await newContext(browser, server.url, options);
-  if (connection) await context.addInitScript((c) => Object.defineProperty(navigator, 'connection', { get: () => c }), connection);
+  if (connection)
+    await context.addInitScript((c) => Object.defineProperty(navigator, 'connection', { get: () => c }), connection);
   const page = await context.newPage();
   const response = await page.goto(server.url + path, { waitUntil: 'load' });
   await page.waitForSelector('html[data-has-hydrated="true"]', { timeout: 15_000 }).catch(() => {});
@@ -36,7 +37,8 @@ const open = async (path, options, connection) => {
 /** Docusaurus namespaces its storage keys (`theme-c5f`); find one by its base name. */
 const storageKey = (page, base) =>
   page.evaluate((b) => Object.keys(localStorage).find((k) => k === b || k.startsWith(`${b}-`)), base);
-const theme = (page) => page.evaluate(() => [document.documentElement.dataset.theme, document.documentElement.dataset.themeChoice]);
+const theme = (page) =>
+  page.evaluate(() => [document.documentElement.dataset.theme, document.documentElement.dataset.themeChoice]);
 const toggle = (page) => page.locator('.navbar button[title*="mode" i]').first();
 
 describe('colour mode', () => {
@@ -116,7 +118,8 @@ describe('responsive navbar', () => {
     assert.equal(await page.getByRole('button', { name: /toggle navigation bar/i }).isVisible(), false);
     for (const name of ['Why?', 'Docs', 'Blog'])
       assert.ok(await page.locator('.navbar__items a.navbar__link', { hasText: name }).first().isVisible(), name);
-    for (const name of [/GitHub/, /on X/, /Discord/]) assert.ok(await page.getByRole('link', { name }).first().isVisible());
+    for (const name of [/GitHub/, /on X/, /Discord/])
+      assert.ok(await page.getByRole('link', { name }).first().isVisible());
     await context.close();
   });
 });
@@ -126,7 +129,9 @@ describe('loading and failure behaviour', () => {
     const { context, page } = await open('/');
     let failed = 0;
     // Fail every chunk requested after this point, once; the reload then loads normally.
-    await page.route(/\.js$/, (route) => (failed++ < 50 && !route.request().isNavigationRequest() ? route.abort() : route.continue()));
+    await page.route(/\.js$/, (route) =>
+      failed++ < 50 && !route.request().isNavigationRequest() ? route.abort() : route.continue(),
+    );
     const reloaded = page.waitForEvent('framenavigated', { timeout: 15_000 });
     await page.evaluate(() => window.history.pushState(null, '', '/'));
     await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
@@ -174,7 +179,11 @@ describe('loading and failure behaviour', () => {
   test('links are prefetched on a normal connection but not on save-data or 2g', async () => {
     const prefetches = async (connection) => {
       const context = await newContext(browser, server.url);
-      if (connection) await context.addInitScript((c) => Object.defineProperty(navigator, 'connection', { get: () => c }), connection);
+      if (connection)
+        await context.addInitScript(
+          (c) => Object.defineProperty(navigator, 'connection', { get: () => c }),
+          connection,
+        );
       const page = await context.newPage();
       await page.goto(`${server.url}/docs`);
       await page.waitForSelector('html[data-has-hydrated="true"]');
@@ -240,8 +249,14 @@ describe('addresses', () => {
     const script = page.locator('script[src*="googletagmanager.com/gtag/js"]');
     assert.equal(await script.getAttribute('async'), '');
     const inline = await page.locator('script:not([src])').allInnerTexts();
-    assert.ok(inline.some((s) => /anonymize_ip["']?\s*:\s*(!0|true)/.test(s)), 'anonymize_ip is set');
-    assert.ok(context.blocked.some((u) => u.includes('googletagmanager.com')), 'the request was made and blocked');
+    assert.ok(
+      inline.some((s) => /anonymize_ip["']?\s*:\s*(!0|true)/.test(s)),
+      'anonymize_ip is set',
+    );
+    assert.ok(
+      context.blocked.some((u) => u.includes('googletagmanager.com')),
+      'the request was made and blocked',
+    );
     await context.close();
   });
 });

@@ -54,7 +54,8 @@ export function watchPage(page, origin) {
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('requestfailed', (req) => {
-    if (new URL(req.url()).origin === origin) problems.push(`failed request: ${req.url()} (${req.failure()?.errorText})`);
+    if (new URL(req.url()).origin === origin)
+      problems.push(`failed request: ${req.url()} (${req.failure()?.errorText})`);
   });
   page.on('response', (res) => {
     if (new URL(res.url()).origin === origin && res.status() >= 400 && res.request().resourceType() !== 'document')

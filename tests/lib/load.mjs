@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { REPO } from './fixture-site.mjs';
 
 const require = createRequire(import.meta.url);
-const jiti = require('jiti')(import.meta.filename ?? join(REPO, 'tests/lib/load.mjs'), { cache: false, requireCache: false });
+const jiti = require('jiti')(import.meta.filename ?? join(REPO, 'tests/lib/load.mjs'), {
+  cache: false,
+  requireCache: false,
+});
 
 /** The module's exports (named and default). */
 export const loadModule = (relPath) => jiti(join(REPO, relPath));

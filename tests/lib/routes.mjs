@@ -28,7 +28,9 @@ export function blogPostRoutes(build = BUILD) {
 
 const { canonical, aliases } = readRoutes();
 /** Canonical HTML pages (feeds excluded; /docs/ folded into /docs). */
-export const pageRoutes = [...new Set(canonical.filter((r) => !/\.(xml|txt|json)$/.test(r)).map((r) => (r === '/docs/' ? '/docs' : r)))];
+export const pageRoutes = [
+  ...new Set(canonical.filter((r) => !/\.(xml|txt|json)$/.test(r)).map((r) => (r === '/docs/' ? '/docs' : r))),
+];
 export const feedRoutes = canonical.filter((r) => /\.xml$/.test(r));
 export const aliasRoutes = aliases;
 

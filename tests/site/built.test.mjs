@@ -15,13 +15,24 @@ assert.ok(existsSync(join(BUILD, 'index.html')), 'run `npm run build` before the
 const posts = blogPostRoutes();
 const allPages = [...pageRoutes, ...posts];
 const decode = (s) =>
-  s.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"');
+  s
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"');
 const article = (html) => /<article[^>]*>([\s\S]*)<\/article>/.exec(html)?.[1] ?? '';
-const textOf = (html) => decode(html.replace(/<(script|style|pre|svg)[\s\S]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+const textOf = (html) =>
+  decode(html.replace(/<(script|style|pre|svg)[\s\S]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 const words = (text) => text.split(' ').filter((w) => /[A-Za-z0-9]/.test(w)).length;
 
 test('the shared route checker passes on the build', () => {
-  const res = spawnSync(process.execPath, [join(REPO, '..', 'shared', 'tools', 'check-routes.mjs'), BUILD], { encoding: 'utf8' });
+  const res = spawnSync(process.execPath, [join(REPO, '..', 'shared', 'tools', 'check-routes.mjs'), BUILD], {
+    encoding: 'utf8',
+  });
   assert.equal(res.status, 0, res.stdout + res.stderr);
 });
 
@@ -54,7 +65,8 @@ test('docs and why pages carry at least 250 words of body text (indexes excepted
 test('every code block is highlighted with a language class', () => {
   const bad = [];
   for (const route of allPages) {
-    for (const m of readHtml(route).matchAll(/<pre[^>]*class="?([^">]*)"?[^>]*>/g)) if (!/language-\w/.test(m[1])) bad.push(`${route}: ${m[0]}`);
+    for (const m of readHtml(route).matchAll(/<pre[^>]*class="?([^">]*)"?[^>]*>/g))
+      if (!/language-\w/.test(m[1])) bad.push(`${route}: ${m[0]}`);
   }
   assert.deepEqual(bad, []);
 });
@@ -71,7 +83,8 @@ test('without JavaScript, every page has its content and its navigation links in
   for (const route of allPages) {
     const html = readHtml(route);
     assert.match(html, /<nav[^>]*aria-label="?Main/, `${route} has the navbar`);
-    for (const href of ['/why', '/docs/', '/blog']) assert.ok(html.includes(`href=${href}`) || html.includes(`href="${href}"`), `${route} links ${href}`);
+    for (const href of ['/why', '/docs/', '/blog'])
+      assert.ok(html.includes(`href=${href}`) || html.includes(`href="${href}"`), `${route} links ${href}`);
     const main = /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? article(html);
     assert.ok(textOf(main).length > 40, `${route} has its main content in the HTML`);
   }
@@ -80,7 +93,8 @@ test('without JavaScript, every page has its content and its navigation links in
 test('docs pages render their sidebar in the HTML; why pages have none', () => {
   assert.match(readHtml('/docs/http/router'), /aria-label="?Docs sidebar/);
   assert.match(readHtml('/docs/skills/http'), /pikku-http/);
-  for (const route of pageRoutes.filter((r) => r.startsWith('/why'))) assert.doesNotMatch(readHtml(route), /aria-label="?Docs sidebar/, route);
+  for (const route of pageRoutes.filter((r) => r.startsWith('/why')))
+    assert.doesNotMatch(readHtml(route), /aria-label="?Docs sidebar/, route);
 });
 
 test('every alias is a static redirect page to its canonical route', () => {
@@ -117,11 +131,13 @@ test('the blog list has 10 posts a page: /blog and /blog/page/2, and no page 3',
 
 test('the archive and the year-grouped sidebar list all 19 posts; reading time shows', () => {
   const archive = readHtml('/blog/archive');
-  for (const p of posts) assert.ok(archive.includes(`href=${p}`) || archive.includes(`href="${p}"`), `archive lists ${p}`);
+  for (const p of posts)
+    assert.ok(archive.includes(`href=${p}`) || archive.includes(`href="${p}"`), `archive lists ${p}`);
   const post = readHtml(posts[0]);
   const sidebar = /<nav[^>]*aria-label="?Blog recent posts navigation[\s\S]*?<\/nav>/.exec(post)?.[0] ?? '';
   for (const p of posts) assert.ok(sidebar.includes(p), `sidebar lists ${p}`);
-  for (const year of ['2021', '2022', '2024', '2025']) assert.match(sidebar, new RegExp(`>${year}<`), `sidebar groups ${year}`);
+  for (const year of ['2021', '2022', '2024', '2025'])
+    assert.match(sidebar, new RegExp(`>${year}<`), `sidebar groups ${year}`);
   assert.match(post, /min read/);
 });
 
@@ -133,7 +149,8 @@ test('the tags index lists all 40 tags and every tag page lists at least one pag
   const tagRoutes = pageRoutes.filter((r) => r.startsWith('/docs/tags/'));
   assert.equal(tagRoutes.length, 40);
   const index = readHtml('/docs/tags');
-  for (const r of tagRoutes) assert.ok(index.includes(`href=${r}`) || index.includes(`href="${r}"`), `index lists ${r}`);
+  for (const r of tagRoutes)
+    assert.ok(index.includes(`href=${r}`) || index.includes(`href="${r}"`), `index lists ${r}`);
   for (const r of tagRoutes) assert.match(readHtml(r), /<article[\s>][\s\S]*?href="?\/docs\//, `${r} lists a page`);
 });
 

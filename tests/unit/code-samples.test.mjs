@@ -33,10 +33,22 @@ test('the check reads real exports per entry point', () => {
 });
 
 test('the check fails, with file and line, on each kind of bad import', () => {
-  assert.match(fake("import { addError } from '@pikku/core'").join(), /fake\.mdx:11: 'addError' is not exported by '@pikku\/core'/);
-  assert.match(fake("\nimport {\n  NotFoundError,\n  MadeUpError,\n} from '@pikku/core'").join(), /fake\.mdx:12: 'MadeUpError'/);
+  assert.match(
+    fake("import { addError } from '@pikku/core'").join(),
+    /fake\.mdx:11: 'addError' is not exported by '@pikku\/core'/,
+  );
+  assert.match(
+    fake("\nimport {\n  NotFoundError,\n  MadeUpError,\n} from '@pikku/core'").join(),
+    /fake\.mdx:12: 'MadeUpError'/,
+  );
   assert.match(fake("import { x } from '@pikku/core/nowhere'").join(), /not an entry point/);
   assert.match(fake("import { wireMCPTool } from '#pikku'").join(), /'wireMCPTool' is not generated/);
-  assert.match(fake("import '#pikku/pikku-bootstrap.gen.js'\nimport { a } from '#pikku/made-up.gen.js'").join(), /not a module the pikku CLI generates/);
-  assert.deepEqual(fake("import { pikkuFunc, type Services } from '#pikku'\nimport { ConsoleLogger } from '@pikku/core/services'"), []);
+  assert.match(
+    fake("import '#pikku/pikku-bootstrap.gen.js'\nimport { a } from '#pikku/made-up.gen.js'").join(),
+    /not a module the pikku CLI generates/,
+  );
+  assert.deepEqual(
+    fake("import { pikkuFunc, type Services } from '#pikku'\nimport { ConsoleLogger } from '@pikku/core/services'"),
+    [],
+  );
 });

@@ -13,7 +13,9 @@ const [, presetOptions] = config.presets.find(([name]) => name === 'classic');
 const { docs, blog, pages, gtag } = presetOptions;
 const theme = config.themeConfig;
 const whyPlugin = config.plugins.find((p) => Array.isArray(p) && p[1]?.id === 'why')[1];
-const redirectPlugin = config.plugins.find((p) => Array.isArray(p) && p[0] === '@docusaurus/plugin-client-redirects')[1];
+const redirectPlugin = config.plugins.find(
+  (p) => Array.isArray(p) && p[0] === '@docusaurus/plugin-client-redirects',
+)[1];
 
 test('site identity: title, tagline, favicon, url and base URL', () => {
   assert.equal(config.title, 'Pikku');
@@ -129,7 +131,10 @@ test('navbar: Why?, Docs and Blog, then repository, social and chat icon links w
     ['Why?', 'Docs', 'Blog'],
   );
   assert.equal(items.find((i) => i.label === 'Why?').to, '/why');
-  assert.deepEqual(items.find((i) => i.label === 'Docs'), { type: 'docSidebar', sidebarId: 'docs', label: 'Docs', position: 'left' });
+  assert.deepEqual(
+    items.find((i) => i.label === 'Docs'),
+    { type: 'docSidebar', sidebarId: 'docs', label: 'Docs', position: 'left' },
+  );
   const icons = items.filter((i) => i.type === 'custom-iconLink');
   assert.deepEqual(
     icons.map((i) => i.href),
@@ -153,7 +158,9 @@ test('announcement bar: dismissible, id derived from the newest release, link to
   assert.equal(announcementId, `release-${latestRelease.version}`);
   const [y, m, d] = latestRelease.date.split('-');
   assert.equal(latestReleaseHref, `/blog/${y}/${m}/${d}/${latestRelease.slug}`);
-  const post = readdirSync(join(REPO, 'blog')).find((f) => f.startsWith(`${latestRelease.date}-${latestRelease.slug}.`));
+  const post = readdirSync(join(REPO, 'blog')).find((f) =>
+    f.startsWith(`${latestRelease.date}-${latestRelease.slug}.`),
+  );
   assert.ok(post, `a blog post file exists for ${latestReleaseHref}`);
 });
 

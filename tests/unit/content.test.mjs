@@ -140,7 +140,10 @@ test('blog authors and tags are declared, and every declared tag is used', () =>
 
 test('release notes exist for 0.2, 0.3, 0.5, 0.6, 0.8, 0.9 and 0.10', () => {
   for (const v of ['0.2', '0.3', '0.5', '0.6', '0.8', '0.9', '0.10'])
-    assert.ok(posts.some((f) => f.endsWith(`-pikku-${v}.mdx`)), v);
+    assert.ok(
+      posts.some((f) => f.endsWith(`-pikku-${v}.mdx`)),
+      v,
+    );
 });
 
 test('the six why pages exist, without tags, with at least 400 words each', () => {
@@ -173,7 +176,11 @@ test('stale API names never appear as current API in the docs', () => {
     for (const block of readFileSync(f, 'utf8').matchAll(/```(?:ts|tsx|js)[^\n]*\n([\s\S]*?)```/g)) {
       const code = block[1];
       assert.doesNotMatch(code, /\bwireMCPTool\s*\(/, `${f}: wireMCPTool does not exist`);
-      assert.doesNotMatch(code, /@pikku\/(express-server|fastify-server|aws-lambda|uws-server|nextjs|cloudflare-workers)\b/, f);
+      assert.doesNotMatch(
+        code,
+        /@pikku\/(express-server|fastify-server|aws-lambda|uws-server|nextjs|cloudflare-workers)\b/,
+        f,
+      );
       assert.doesNotMatch(code, /\bcreateSessionServices\b/, f);
       assert.doesNotMatch(code, /\baddHTTPPermission\b|\baddTagPermission\b/, f);
     }
@@ -187,13 +194,17 @@ test('the content checker catches each kind of problem', async (t) => {
   const good = '---\ntitle: T\ndescription: A description that is long enough for the checker.\n---\n\n';
   const cases = {
     'no-description.mdx': ['---\ntitle: T\n---\n\nText.\n', /description/],
-    'bad-tag.mdx': ['---\ntitle: T\ndescription: A description that is long enough.\ntags: [nope]\n---\n\nx\n', /not declared/],
+    'bad-tag.mdx': [
+      '---\ntitle: T\ndescription: A description that is long enough.\ntags: [nope]\n---\n\nx\n',
+      /not declared/,
+    ],
     'no-lang.mdx': [`${good}\`\`\`\ncode\n\`\`\`\n`, /without a language/],
     'placeholder.mdx': [`${good}TODO: write this.\n`, /placeholder/],
     'broken-link.mdx': [`${good}[x](./missing.mdx)\n`, /does not exist/],
     'cross-link.mdx': [`${good}[x](../../why/index.mdx)\n`, /use its route/],
     'bad-mdx.mdx': [`${good}An { unclosed brace.\n`, /does not compile/],
     'short.mdx': [`${good}Too short.\n`, /words of body text/],
+    'casing.mdx': [`${good}Written in Typescript for Websockets.\n`, /write "TypeScript", not "Typescript"/],
   };
   try {
     mkdirSync(dir, { recursive: true });
@@ -201,7 +212,10 @@ test('the content checker catches each kind of problem', async (t) => {
       await t.test(name, async () => {
         writeFileSync(join(dir, name), content);
         const problems = await checkFile(join(dir, name), { docTags: new Set(['setup']), knownRoutes: new Set() });
-        assert.ok(problems.some((p) => expected.test(p)), `${name}: ${problems.join('; ')}`);
+        assert.ok(
+          problems.some((p) => expected.test(p)),
+          `${name}: ${problems.join('; ')}`,
+        );
       });
     }
     await t.test('lower-case "todo" is the domain, not a placeholder', async () => {

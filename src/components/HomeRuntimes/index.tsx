@@ -11,8 +11,8 @@ export default function HomeRuntimes(): ReactNode {
           Runs where you deploy
         </h2>
         <p className={styles.intro}>
-          Runtime adapters translate a platform's requests, messages and events into calls to your functions. Move
-          from a long-running server to Lambda or Workers by changing the entry file, not the functions.
+          Runtime adapters translate a platform's requests, messages and events into calls to your functions. Move from
+          a long-running server to Lambda or Workers by changing the entry file, not the functions.
         </p>
         <ul className={styles.grid}>
           {runtimes.map((r) => (

@@ -15,10 +15,9 @@ export default function HomeShowcase(): ReactNode {
           One function, every transport
         </h2>
         <p className={styles.intro}>
-          This is <code>getTodo</code> from the team to-do app the docs build. The function knows nothing about
-          HTTP or sockets: it gets its services, its input and the call's context, and returns a value. Each tab is
-          a separate file that attaches it to a transport. Sessions, validation and permissions behave the same
-          on all of them.
+          This is <code>getTodo</code> from the team to-do app the docs build. The function knows nothing about HTTP or
+          sockets: it gets its services, its input and the call's context, and returns a value. Each tab is a separate
+          file that attaches it to a transport. Sessions, validation and permissions behave the same on all of them.
         </p>
         <div className={styles.grid}>
           <div className={styles.pane}>

@@ -4,7 +4,7 @@ import styles from './styles.module.css';
 
 export type IconName = 'github' | 'x' | 'discord';
 
-/** 24x24 single-path marks, drawn with currentColor so they follow the navbar's colours. */
+/** 24x24 single-path marks, drawn with currentColor so they follow the navbar's colors. */
 const paths: Record<IconName, string> = {
   github:
     'M12 .5a11.5 11.5 0 0 0-3.64 22.41c.58.1.79-.25.79-.56v-2c-3.2.7-3.88-1.37-3.88-1.37-.52-1.33-1.28-1.69-1.28-1.69-1.05-.71.08-.7.08-.7 1.16.08 1.77 1.19 1.77 1.19 1.03 1.76 2.7 1.25 3.36.96.1-.75.4-1.25.73-1.54-2.56-.29-5.25-1.28-5.25-5.7 0-1.26.45-2.29 1.19-3.1-.12-.29-.52-1.46.11-3.05 0 0 .97-.31 3.17 1.18a11 11 0 0 1 5.77 0c2.2-1.49 3.17-1.18 3.17-1.18.63 1.59.23 2.76.11 3.05.74.81 1.19 1.84 1.19 3.1 0 4.43-2.7 5.41-5.27 5.69.41.36.78 1.06.78 2.14v3.17c0 .31.21.67.8.56A11.5 11.5 0 0 0 12 .5Z',
@@ -32,7 +32,12 @@ export default function NavbarIconLink({ icon, href, label, mobile, className }:
   if (mobile) {
     return (
       <li className="menu__list-item">
-        <a className={clsx('menu__link', styles.mobileLink, className)} href={href} target="_blank" rel="noopener noreferrer">
+        <a
+          className={clsx('menu__link', styles.mobileLink, className)}
+          href={href}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           {svg}
           <span>{label}</span>
         </a>

@@ -2,4 +2,7 @@
 import BlogArchivePage from '@theme-original/BlogArchivePage';
 import { withDescription } from '@site/src/components/PageDescription';
 
-export default withDescription(BlogArchivePage, 'Every post on the Pikku blog, newest first: releases, design notes and history.');
+export default withDescription(
+  BlogArchivePage,
+  'Every post on the Pikku blog, newest first: releases, design notes and history.',
+);

@@ -2,4 +2,7 @@
 import BlogTagsListPage from '@theme-original/BlogTagsListPage';
 import { withDescription } from '@site/src/components/PageDescription';
 
-export default withDescription(BlogTagsListPage, 'Topics of the Pikku blog: releases, architecture, services, tooling and more.');
+export default withDescription(
+  BlogTagsListPage,
+  'Topics of the Pikku blog: releases, architecture, services, tooling and more.',
+);

@@ -2,4 +2,7 @@
 import DocTagsListPage from '@theme-original/DocTagsListPage';
 import { withDescription } from '@site/src/components/PageDescription';
 
-export default withDescription(DocTagsListPage, 'Every topic in the Pikku docs, from authentication to WebSockets, with the pages about each.');
+export default withDescription(
+  DocTagsListPage,
+  'Every topic in the Pikku docs, from authentication to WebSockets, with the pages about each.',
+);

@@ -14,8 +14,8 @@ export default function NotFoundContent({ className }: Props): ReactNode {
             Page not found
           </Heading>
           <p>
-            There is no page at this address. It may have moved when the docs were reorganised, or the link that
-            brought you here has a typo.
+            There is no page at this address. It may have moved when the docs were reorganized, or the link that brought
+            you here has a typo.
           </p>
           <CardGrid>
             <Card title="Docs" href="/docs">
