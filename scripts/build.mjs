@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run build`: runs `docusaurus build` and, when it fails on broken links, names the source
-// file of every page that holds one (Docusaurus names only the page's route).
+// `npm run build`: runs `docusaurus build` and, when it fails on broken links or on a page that
+// cannot be rendered, names the source file of each page (Docusaurus names only the route).
 // Usage: node scripts/build.mjs [SITE_DIR] [-- extra docusaurus build args]
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -56,6 +56,17 @@ export function explainBrokenLinks(siteDir, output) {
   });
 }
 
+/** Lines that name the file behind each route whose static rendering failed. */
+export function explainFailedRenders(siteDir, output) {
+  const block = /static site generation failed for \d+ paths?:\s*\n((?:\s*- "[^"]+"\s*\n?)+)/.exec(output)?.[1] ?? '';
+  const routes = [...block.matchAll(/- "([^"]+)"/g)].map((m) => m[1]);
+  const sources = routeSources(siteDir);
+  return routes.map((route) => {
+    const file = sourceOf(siteDir, route, sources);
+    return `[ERROR] Rendering failed for ${file ?? `the page at ${route} (source file not found)`} (page ${route}); check that it has a default export that renders`;
+  });
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
   const siteDir = resolve(args[0] && !args[0].startsWith('-') ? args.shift() : '.');
@@ -73,8 +84,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.stderr.write(d);
   });
   child.on('close', (code) => {
-    if (code !== 0 && /Broken link on source page path/.test(output)) {
+    if (code !== 0) {
       for (const line of explainBrokenLinks(siteDir, output)) console.error(line);
+      for (const line of explainFailedRenders(siteDir, output)) console.error(line);
     }
     if (code !== 0) console.error(`build failed in ${relative(process.cwd(), siteDir) || '.'}`);
     process.exit(code ?? 1);

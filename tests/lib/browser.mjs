@@ -54,8 +54,11 @@ export function watchPage(page, origin) {
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('requestfailed', (req) => {
-    if (new URL(req.url()).origin === origin)
-      problems.push(`failed request: ${req.url()} (${req.failure()?.errorText})`);
+    const error = req.failure()?.errorText ?? '';
+    // ERR_ABORTED is a request cancelled by a navigation (a redirect page moving on); a request
+    // that really fails reports another error, or an HTTP status caught below.
+    if (new URL(req.url()).origin === origin && !/ERR_ABORTED/.test(error))
+      problems.push(`failed request: ${req.url()} (${error})`);
   });
   page.on('response', (res) => {
     if (new URL(res.url()).origin === origin && res.status() >= 400 && res.request().resourceType() !== 'document')
