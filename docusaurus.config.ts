@@ -43,7 +43,26 @@ const config = {
     hooks: { onBrokenMarkdownLinks: 'throw', onBrokenMarkdownImages: 'throw' },
   },
 
-  themes: ['@docusaurus/theme-mermaid'],
+  themes: [
+    '@docusaurus/theme-mermaid',
+    [
+      // Full-text search built into the static site at build time: no external service.
+      '@easyops-cn/docusaurus-search-local',
+      {
+        hashed: true,
+        language: ['en'],
+        indexDocs: true,
+        docsDir: ['docs', 'why'],
+        docsRouteBasePath: ['docs', 'why'],
+        indexBlog: true,
+        blogDir: 'blog',
+        blogRouteBasePath: 'blog',
+        indexPages: false,
+        explicitSearchResultPath: true,
+        searchBarShortcutHint: true,
+      },
+    ],
+  ],
 
   presets: [
     [

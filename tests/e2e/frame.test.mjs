@@ -260,3 +260,33 @@ describe('addresses', () => {
     await context.close();
   });
 });
+
+describe('search', () => {
+  const searchBox = (page) => page.locator('.navbar input[aria-label="Search"]').first();
+
+  test('typing in the navbar search and pressing Enter opens the best match', async () => {
+    const { context, page } = await open('/docs');
+    await searchBox(page).click();
+    await searchBox(page).pressSequentially('permission guard', { delay: 20 });
+    await page.locator('.navbar [role="listbox"] [role="option"]').first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/docs/core-features/permission-guards');
+    await context.close();
+  });
+
+  test('the search page lists results from the docs and the blog', async () => {
+    const { context, page } = await open('/search?q=queue');
+    const results = page.locator('article h2 a');
+    await results.first().waitFor({ timeout: 10_000 });
+    const hrefs = await results.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    assert.ok(
+      hrefs.some((h) => h.startsWith('/docs/queue')),
+      hrefs.slice(0, 10).join(' '),
+    );
+    assert.ok(
+      hrefs.some((h) => h.startsWith('/blog/')),
+      'blog posts are indexed too',
+    );
+    await context.close();
+  });
+});

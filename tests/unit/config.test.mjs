@@ -26,6 +26,10 @@ test('site identity: title, tagline, favicon, url and base URL', () => {
   assert.ok(existsSync(join(REPO, 'static', config.favicon)), 'favicon file exists');
 });
 
+test('the social card image exists', () => {
+  assert.ok(existsSync(join(REPO, 'static', config.themeConfig.image)), config.themeConfig.image);
+});
+
 test('English is the only locale', () => {
   assert.deepEqual(config.i18n, { defaultLocale: 'en', locales: ['en'] });
 });
@@ -89,12 +93,13 @@ test('docs: two sidebars, declared tags only, one version labelled Next', () => 
   assert.ok(!existsSync(join(REPO, 'versions.json')), 'no other docs versions');
 });
 
-test('skills sidebar lists the 19 skills with pikku- labels after its landing page', () => {
+test('skills sidebar: the landing page, then the 19 skills with pikku- labels', () => {
   const { skills } = loadDefault('sidebars.ts');
-  const [landing, ...recipes] = skills;
-  assert.equal(landing.id, 'skills/index');
-  assert.equal(recipes.length, 19);
-  for (const item of recipes) assert.equal(item.label, `pikku-${item.id.replace('skills/', '')}`);
+  assert.equal(skills.length, 1);
+  const [category] = skills;
+  assert.deepEqual(category.link, { type: 'doc', id: 'skills/index' });
+  assert.equal(category.items.length, 19);
+  for (const item of category.items) assert.equal(item.label, `pikku-${item.id.replace('skills/', '')}`);
 });
 
 test('"Why?" is a second docs instance at /why with no sidebar', () => {
