@@ -106,6 +106,12 @@ describe('responsive navbar', () => {
     const menuButton = page.getByRole('button', { name: /toggle navigation bar/i });
     assert.ok(await menuButton.isVisible(), 'menu button shown');
     assert.equal(await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).isVisible(), false);
+    for (const name of [/GitHub/, /on X/, /Discord/])
+      assert.equal(
+        await page.locator('.navbar__inner').getByRole('link', { name }).isVisible(),
+        false,
+        `${name} moves to the drawer`,
+      );
     await menuButton.click();
     const drawer = page.locator('.navbar-sidebar');
     await drawer.getByRole('link', { name: 'Blog' }).waitFor({ state: 'visible' });
