@@ -4,15 +4,14 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRoutes } from '../../scripts/content-check.mjs';
 import { REPO } from './fixture-site.mjs';
+import { resolveFile } from './static-server.mjs';
 
 export const BUILD = join(REPO, 'build');
 
-/** The HTML file a route is served from, or null. */
+/** The HTML file a route is served from, or null (resolved as the test server resolves it). */
 export function htmlFileFor(route, build = BUILD) {
-  const clean = route.replace(/\/+$/, '');
-  for (const candidate of [join(build, clean, 'index.html'), join(build, `${clean || '/index'}.html`)])
-    if (existsSync(candidate)) return candidate;
-  return null;
+  const file = resolveFile(build, route);
+  return file?.endsWith('.html') ? file : null;
 }
 
 export function blogPostRoutes(build = BUILD) {
