@@ -1,7 +1,7 @@
 // Every route of the route map, every blog post and every alias, in headless Chromium.
 // Pages: HTTP 200, not the not-found page, the expected heading, no console error, no failed
-// same-origin request, no broken image, and zero axe violations (WCAG 2.1 A and AA) in light and
-// in dark mode. Aliases: they land on their canonical page. Analytics requests are blocked by the
+// same-origin request, no broken image, and zero axe violations (WCAG 2.1 A and AA rules) in
+// light and in dark mode. Aliases: they land on their canonical page. Analytics requests are blocked by the
 // test context and counted, not silently ignored. Three pages are checked at a time.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
