@@ -11,7 +11,6 @@ export const site = {
   repository: 'https://github.com/pikkujs/pikku',
   social: 'https://x.com/pikkujs',
   chat: 'https://discord.gg/z7r4rhwJ',
-  npm: 'https://www.npmjs.com/package/@pikku/core',
   license: 'MIT',
   copyrightHolders: 'Pikku contributors',
   firstYear: 2021,

@@ -9,6 +9,7 @@ import { launch, newContext } from '../lib/browser.mjs';
 import { serveStatic } from '../lib/static-server.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 import { loadModule } from '../lib/load.mjs';
+import { visit } from '../lib/page-checks.mjs';
 
 const BUILD = join(REPO, 'build');
 const { latestReleaseHref, announcementId } = loadModule('src/data/site.ts');
@@ -30,8 +31,7 @@ const open = async (path, options, connection) => {
   if (connection)
     await context.addInitScript((c) => Object.defineProperty(navigator, 'connection', { get: () => c }), connection);
   const page = await context.newPage();
-  const response = await page.goto(server.url + path, { waitUntil: 'load' });
-  await page.waitForSelector('html[data-has-hydrated="true"]', { timeout: 15_000 }).catch(() => {});
+  const response = await visit(page, server.url + path, { requireHydration: options?.javaScriptEnabled !== false });
   return { context, page, response };
 };
 /** Docusaurus namespaces its storage keys (`theme-c5f`); find one by its base name. */
@@ -206,18 +206,26 @@ describe('loading and failure behaviour', () => {
 
   test('the progress bar appears on a route change slower than 200 ms, not on a fast one', async () => {
     const sawProgress = async (delayMs) => {
-      // save-data turns prefetching off, so the click is what loads the next route's chunks.
-      const { context, page } = await open('/docs', {}, { saveData: true, effectiveType: '4g' });
+      // Slow: save-data turns prefetching off, so the click is what loads the (delayed) chunks.
+      const connection = delayMs ? { saveData: true, effectiveType: '4g' } : undefined;
+      const { context, page } = await open('/docs', {}, connection);
       await page.evaluate(() => {
         window.__progress = false;
         new MutationObserver(() => {
           if (document.getElementById('nprogress')) window.__progress = true;
         }).observe(document.documentElement, { childList: true, subtree: true });
       });
-      await page.route(/\.js$/, async (route) => {
-        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-        await route.continue();
-      });
+      if (delayMs) {
+        await page.route(/\.js$/, async (route) => {
+          await new Promise((r) => setTimeout(r, delayMs));
+          await route.continue();
+        });
+      } else {
+        // Fast: the next route's chunks are already loaded, so the change takes no network time.
+        // (The navbar's Blog link is usually prefetched on load already; this makes sure.)
+        await page.evaluate(() => window.docusaurus.prefetch('/blog'));
+        await page.waitForLoadState('networkidle');
+      }
       await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
       await page.waitForSelector('html.blog-list-page', { timeout: 15_000 });
       const seen = await page.evaluate(() => window.__progress);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { launch, newContext } from '../lib/browser.mjs';
 import { serveStatic } from '../lib/static-server.mjs';
 import { BUILD } from '../lib/routes.mjs';
+import { visit } from '../lib/page-checks.mjs';
 
 let browser;
 let server;
@@ -20,8 +21,7 @@ after(async () => {
 async function open(path, viewport = { width: 1280, height: 900 }) {
   const context = await newContext(browser, server.url, { viewport });
   const page = await context.newPage();
-  await page.goto(server.url + path);
-  await page.waitForSelector('html[data-has-hydrated="true"]');
+  await visit(page, server.url + path);
   return { context, page };
 }
 

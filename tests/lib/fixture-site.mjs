@@ -4,10 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { ROOT } from '../../scripts/content-check.mjs';
+
+/** The repository root: the content scripts' ROOT, under the name the tests use. */
+export const REPO = ROOT;
 
 const fixtureConfig = `import base from ${JSON.stringify(join(REPO, 'docusaurus.config.ts'))};
 

@@ -13,10 +13,10 @@ export const brokenImages = (page) =>
       .map((img) => img.currentSrc || img.src),
   );
 
-/** Load a route and wait for React to hydrate it. */
-export async function visit(page, url) {
+/** Load a route and wait for React to hydrate it (unless JavaScript is off for the page). */
+export async function visit(page, url, { requireHydration = true } = {}) {
   const response = await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('html[data-has-hydrated="true"]', { timeout: 15_000 });
+  if (requireHydration) await page.waitForSelector('html[data-has-hydrated="true"]', { timeout: 15_000 });
   return response;
 }
 
