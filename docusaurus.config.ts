@@ -3,12 +3,17 @@ import type * as Preset from '@docusaurus/preset-classic';
 import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { Options as RedirectOptions } from '@docusaurus/plugin-client-redirects';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
+import remarkAppCode from './src/plugins/remark-app-code.mjs';
 import { analyticsId, announcementId, latestRelease, latestReleaseHref, site } from './src/data/site';
 import { redirects } from './src/data/redirects';
 import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
 
-/** Install commands in ```bash npm2yarn fences get npm, Yarn, pnpm and Bun tabs, synced site-wide. */
-const remarkPlugins = [[npm2yarn, { sync: true, converters: ['yarn', 'pnpm', 'bun'] }]];
+/**
+ * TypeScript fences show the to-do app's files (`file=`, `region=`) and hide compiled-only preludes
+ * (`// ---cut---`); see src/plugins/remark-app-code.mjs. Install commands in ```bash npm2yarn fences get npm,
+ * Yarn, pnpm and Bun tabs, synced site-wide.
+ */
+const remarkPlugins = [remarkAppCode, [npm2yarn, { sync: true, converters: ['yarn', 'pnpm', 'bun'] }]];
 
 /** Options shared by the two docs instances (docs and why). */
 const commonDocsOptions = {

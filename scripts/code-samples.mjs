@@ -1,21 +1,33 @@
 #!/usr/bin/env node
-// Checks the TypeScript samples of the docs, skills, why pages, blog and MDX pages against the
-// published packages: every named import from @pikku/core (or a subpath) must be exported by
-// that entry point's type declarations, and every import from the generated modules ('#pikku',
-// '#pikku/FILE', or a path into .pikku/) must be a name the CLI generates
-// (tests/data/pikku-generated-names.json). Posts about old releases opt out with
-// `pikku_legacy_api: true` in their front matter.
-// Usage: node scripts/code-samples.mjs   (exit 1 on a problem)
+// Compiles the site's TypeScript samples against the to-do app in examples/todo-app.
+// - A fence with `file=` shows one of the app's files: the file (and region) must exist and the body must be empty.
+//   A fence whose title names an app file but has a body of its own is an error: it would drift from the app.
+// - Every other ts/tsx fence is compiled whole, as a module in the app: a block titled "src/a/b.ts" is placed at
+//   that path in an overlay of the app, so its relative imports reach the page's other blocks first, then the app's
+//   files. All blocks of all pages are compiled in one TypeScript program with the app's tsconfig.json.
+// - `mistake="TS2345"` blocks must fail with that code. Imports of the removed layout fail with their own message.
+// Posts about old releases opt out with `pikku_legacy_api: true`. Docs, skills, why, blog, MDX pages and the home
+// page's showcase (src/data/showcase.ts) are checked.
+// Usage: node scripts/code-samples.mjs [FILE ...]   (exit 1 on a problem)
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { ROOT, listContentFiles, splitFrontMatter } from './content-check.mjs';
+import { APP_DIR, parseMeta, readAppCode } from '../src/plugins/remark-app-code.mjs';
 
-const CODE_LANGS = new Set(['ts', 'tsx', 'typescript', 'js', 'jsx', 'mjs']);
-export const GENERATED = JSON.parse(readFileSync(join(ROOT, 'tests', 'data', 'pikku-generated-names.json'), 'utf8'));
+const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
+const JS_LANGS = new Set(['js', 'jsx', 'mjs']);
+const OVERLAY = join(APP_DIR, '.samples');
+/** Import specifiers of the layout removed in @pikku/core 0.12.85, with what replaced them. */
+export const REMOVED_IMPORTS = [
+  [/^#pikku$/, "the '#pikku' hub was removed in core 0.12.85: import from a leaf such as '#pikku/function' or '#pikku/http'"],
+  [/^#pikku\/pikku-types\.gen(\.js)?$/, "'.pikku/pikku-types.gen' is no longer generated (core 0.12.85): import from a '#pikku/<leaf>'"],
+  [/^@pikku\/core$/, "the '@pikku/core' root barrel was removed in core 0.12.85: import from the subpath that owns the name"],
+  [/^@pikku\/core\/ecosystem(\/.*)?$/, "'@pikku/core/ecosystem' was removed in core 0.12.85"],
+];
 
-/** Every code block of a TS-like language: { file, line, code }. */
+/** Every code fence of a TS-like language in a content file: { file, line, lang, meta, code }. */
 export function extractBlocks(file) {
   const source = readFileSync(file, 'utf8');
   const { data, body, bodyLine } = splitFrontMatter(source);
@@ -23,142 +35,171 @@ export function extractBlocks(file) {
   const blocks = [];
   const lines = body.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(```+|~~~+)\s*(\w+)/.exec(lines[i]);
+    const open = /^(\s*)(```+|~~~+)\s*(\w+)\s*(.*)$/.exec(lines[i]);
     if (!open) continue;
-    const [, , fence, lang] = open;
+    const [, indent, fence, lang, metaText] = open;
     const start = i;
     const code = [];
-    for (i++; i < lines.length && !lines[i].trim().startsWith(fence); i++) code.push(lines[i]);
-    if (CODE_LANGS.has(lang)) blocks.push({ file, line: bodyLine + start, code: code.join('\n') });
+    for (i++; i < lines.length && !lines[i].trim().startsWith(fence); i++) code.push(lines[i].slice(indent.length));
+    if (TS_LANGS.has(lang) || JS_LANGS.has(lang))
+      blocks.push({ file, line: bodyLine + start, lang, meta: parseMeta(metaText), code: code.join('\n') });
   }
   return blocks;
 }
 
-/** Named imports of a block: [{ module, names: [{ name, line }] }]. */
-export function importsOf(code) {
-  const out = [];
-  const re = /(?:import|export)\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g;
-  for (const m of code.matchAll(re)) {
-    const line = code.slice(0, m.index).split('\n').length;
-    const names = m[1]
-      .split(',')
-      .map((n) =>
-        n
-          .trim()
-          .replace(/^type\s+/, '')
-          .split(/\s+as\s+/)[0]
-          .trim(),
-      )
-      .filter(Boolean)
-      .map((name) => ({ name, line }));
-    out.push({ module: m[2], names });
-  }
-  for (const m of code.matchAll(/import\s+([\w$]+)\s+from\s*['"](@pikku\/core[^'"]*)['"]/g))
-    out.push({ module: m[2], names: [{ name: 'default', line: code.slice(0, m.index).split('\n').length }] });
-  return out;
-}
-
-const corePkgDir = join(ROOT, 'node_modules', '@pikku', 'core');
-const corePkg = JSON.parse(readFileSync(join(corePkgDir, 'package.json'), 'utf8'));
-const exportCache = new Map();
-
-/** The .d.ts file behind an @pikku/core entry point, or null if the package has no such entry. */
-export function declarationFor(module) {
-  const sub = module === '@pikku/core' ? '.' : `.${module.slice('@pikku/core'.length)}`;
-  let entry = corePkg.exports[sub];
-  if (!entry) {
-    const wildcard = Object.keys(corePkg.exports).find((k) => k.endsWith('/*') && sub.startsWith(k.slice(0, -1)));
-    if (wildcard)
-      entry = JSON.parse(JSON.stringify(corePkg.exports[wildcard]).replaceAll('*', sub.slice(wildcard.length - 1)));
-  }
-  if (!entry) return null;
-  const pick = (e) => (typeof e === 'string' ? e : (e.types ?? pick(e.import ?? e.default ?? Object.values(e)[0])));
-  const target = pick(entry);
-  const dts = join(corePkgDir, target.replace(/\.(m?js)$/, '.d.ts'));
-  return existsSync(dts) ? dts : null;
-}
-
-/** Read the exports of these entry points with one TypeScript program over their declarations. */
-export function loadExports(modules) {
-  const todo = [...new Set(modules)].filter((m) => !exportCache.has(m));
-  const roots = todo.map((m) => [m, declarationFor(m)]);
-  const files = roots.map(([, dts]) => dts).filter(Boolean);
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    noEmit: true,
-  });
-  const checker = program.getTypeChecker();
-  for (const [module, dts] of roots) {
-    const symbol = dts ? checker.getSymbolAtLocation(program.getSourceFile(dts)) : undefined;
-    exportCache.set(
-      module,
-      dts ? new Set(symbol ? checker.getExportsOfModule(symbol).map((x) => x.getName()) : []) : null,
-    );
-  }
-}
-
-/** Names exported by an @pikku/core entry point (null when there is no such entry point). */
-export function exportsOf(module) {
-  if (!exportCache.has(module)) loadExports([module]);
-  return exportCache.get(module);
-}
-
-/** The generated-names key for a module specifier, or undefined if it is not a generated module. */
-export function generatedKey(module) {
-  if (module === '#pikku') return 'pikku-types.gen';
-  const m = /^(?:#pikku\/|.*\.pikku\/)(?:.*\/)?([\w.-]+?)(?:\.(?:js|ts|d\.ts))?$/.exec(module);
-  return m ? m[1] : undefined;
-}
-
-export function checkBlock({ file, line, code }) {
-  const problems = [];
-  const at = (n) => `${relative(ROOT, file)}:${line + n}`;
-  for (const { module, names } of importsOf(code)) {
-    if (module === '@pikku/core' || module.startsWith('@pikku/core/')) {
-      const exported = exportsOf(module);
-      if (!exported) {
-        problems.push(
-          `${at(names[0]?.line ?? 1)}: '${module}' is not an entry point of @pikku/core@${corePkg.version}`,
-        );
-        continue;
-      }
-      for (const { name, line: l } of names)
-        if (!exported.has(name))
-          problems.push(`${at(l)}: '${name}' is not exported by '${module}' (@pikku/core@${corePkg.version})`);
-      continue;
+/** The home page's showcase samples, read from src/data/showcase.ts: { file, line, lang, meta, code }. */
+export function showcaseBlocks(file = join(ROOT, 'src', 'data', 'showcase.ts')) {
+  if (!existsSync(file)) return [];
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const blocks = [];
+  const lineOf = (node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+  const visit = (node) => {
+    if (ts.isObjectLiteralExpression(node)) {
+      const prop = (name) =>
+        node.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
+      const code = prop('code');
+      const title = prop('title');
+      if (code && (ts.isNoSubstitutionTemplateLiteral(code) || ts.isStringLiteral(code)))
+        blocks.push({ file, line: lineOf(code) - 1, lang: 'ts', meta: parseMeta(`title="${title && ts.isStringLiteral(title) ? title.text : ''}"`), code: code.text });
     }
-    const key = generatedKey(module);
-    if (key === undefined) continue;
-    const allowed = GENERATED[key];
-    if (!allowed) {
-      problems.push(`${at(names[0]?.line ?? 1)}: '${module}' is not a module the pikku CLI generates`);
-      continue;
+    if (ts.isVariableDeclaration(node) && node.initializer && ts.isNoSubstitutionTemplateLiteral(node.initializer)) {
+      const title = /title="([^"]+)"/.exec(text.slice(0, node.getStart()).split('\n').slice(-3).join('\n'));
+      blocks.push({ file, line: lineOf(node.initializer) - 1, lang: 'ts', meta: { title: title?.[1] ?? '' }, code: node.initializer.text });
     }
-    for (const { name, line: l } of names)
-      if (!allowed.includes(name))
-        problems.push(`${at(l)}: '${name}' is not generated into ${key} (tests/data/pikku-generated-names.json)`);
-  }
-  return problems;
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return blocks;
 }
 
 export function sampleFiles() {
   return [...listContentFiles(), ...listContentFiles([join(ROOT, 'src', 'pages')])];
 }
 
-export function checkAllSamples(files = sampleFiles()) {
-  const blocks = files.flatMap(extractBlocks);
-  loadExports(
-    blocks
-      .flatMap((b) => importsOf(b.code).map((i) => i.module))
-      .filter((m) => m === '@pikku/core' || m.startsWith('@pikku/core/')),
-  );
-  return { blocks, problems: blocks.flatMap(checkBlock) };
+const isAppFile = (path) => {
+  const full = join(APP_DIR, path);
+  return !path.startsWith('..') && !path.startsWith('/') && existsSync(full) && !full.startsWith(OVERLAY);
+};
+const slugOf = (file) => relative(ROOT, file).split(sep).join('/').replace(/\.(mdx?|ts)$/, '').replace(/[^\w-]+/g, '_');
+const importSpecifiers = (code) =>
+  [...code.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?(?:from\s*)?['"]([^'"]+)['"]/g)].map((m) => ({
+    spec: m[1],
+    line: code.slice(0, m.index).split('\n').length + (m[0].startsWith('\n') ? 1 : 0),
+  }));
+
+/** Checks the blocks; returns { blocks, counts, problems: ["file:line: message"] }. */
+export function checkSamples(blocks) {
+  const problems = [];
+  const at = (b, n = 1) => `${relative(ROOT, b.file)}:${b.line + n}`;
+  const counts = { pulled: 0, compiled: 0, mistakes: 0 };
+  const virtual = new Map(); // absolute path -> { block, code }
+  const seenTitles = new Map();
+  for (const b of blocks) {
+    for (const { spec, line } of importSpecifiers(b.code))
+      for (const [re, why] of REMOVED_IMPORTS) if (re.test(spec)) problems.push(`${at(b, line)}: ${why}`);
+    if (!TS_LANGS.has(b.lang)) continue;
+    if (b.meta.file) {
+      counts.pulled++;
+      if (b.code.trim()) problems.push(`${at(b, 0)}: a file="${b.meta.file}" block must have an empty body`);
+      try {
+        readAppCode(b.meta.file, b.meta.region);
+      } catch (error) {
+        problems.push(`${at(b, 0)}: ${error.message}`);
+      }
+      continue;
+    }
+    const title = /\.(tsx?|mts)$/.test(b.meta.title ?? '') ? b.meta.title.replace(/^\.\//, '') : undefined;
+    if (title && isAppFile(title)) {
+      problems.push(`${at(b, 0)}: this block shows the app's ${title}: pull it with file="${title}" (and region=) instead of copying it`);
+      continue;
+    }
+    if (b.meta.mistake) counts.mistakes++;
+    else counts.compiled++;
+    const ext = b.lang === 'tsx' || title?.endsWith('.tsx') ? '.tsx' : '.ts';
+    let rel = title && !title.startsWith('..') && !title.startsWith('/') ? title.replace(/\.(tsx?|mts)$/, ext) : `src/__sample_L${b.line}${ext}`;
+    const key = `${slugOf(b.file)}/${rel}`;
+    if (seenTitles.has(key)) rel = rel.replace(/(\.tsx?)$/, `.__L${b.line}$1`);
+    seenTitles.set(key, true);
+    virtual.set(join(OVERLAY, slugOf(b.file), rel), b);
+  }
+  problems.push(...compile(virtual));
+  return { blocks, counts, problems };
+}
+
+/** One program over the app and every virtual block; diagnostics mapped back to their pages. */
+function compile(virtual) {
+  const configPath = join(APP_DIR, 'tsconfig.json');
+  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const options = config.options;
+  const host = ts.createCompilerHost(options);
+  const codeOf = (path) => virtual.get(path)?.code;
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (f) => virtual.has(f) || fileExists.call(host, f);
+  host.readFile = (f) => codeOf(f) ?? readFile.call(host, f);
+  host.getSourceFile = (f, lang, onError, create) => {
+    const code = codeOf(f);
+    return code !== undefined ? ts.createSourceFile(f, code, lang, true) : getSourceFile.call(host, f, lang, onError, create);
+  };
+  const overlayRoot = (f) => {
+    if (!f.startsWith(OVERLAY + sep)) return null;
+    const [page] = relative(OVERLAY, f).split(sep);
+    return join(OVERLAY, page);
+  };
+  const virtualTarget = (base) =>
+    [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) => virtual.has(p));
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, opts) =>
+    literals.map((literal) => {
+      const name = literal.text;
+      const root = overlayRoot(containingFile);
+      if (root && name.startsWith('.')) {
+        const hit = virtualTarget(resolve(dirname(containingFile), name));
+        if (hit) return { resolvedModule: { resolvedFileName: hit, extension: hit.endsWith('x') ? '.tsx' : '.ts', isExternalLibraryImport: false } };
+      }
+      const from = root ? join(APP_DIR, relative(root, containingFile)) : containingFile;
+      return ts.resolveModuleName(name, from, opts, host);
+    });
+  const program = ts.createProgram({ rootNames: [...config.fileNames, ...virtual.keys()], options, host });
+  const problems = [];
+  const byFile = new Map();
+  for (const d of ts.getPreEmitDiagnostics(program)) {
+    const f = d.file?.fileName;
+    if (!byFile.has(f)) byFile.set(f, []);
+    byFile.get(f).push(d);
+  }
+  for (const [f, b] of virtual) {
+    const diags = byFile.get(f) ?? [];
+    byFile.delete(f);
+    const where = (d) => `${relative(ROOT, b.file)}:${b.line + 1 + d.file.getLineAndCharacterOfPosition(d.start).line}`;
+    const text = (d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]}`;
+    if (b.meta.mistake) {
+      const want = Number(String(b.meta.mistake).replace(/^TS/i, ''));
+      if (!diags.some((d) => d.code === want))
+        problems.push(`${relative(ROOT, b.file)}:${b.line}: marked mistake="${b.meta.mistake}" but ${diags.length ? `fails with ${diags.map((d) => `TS${d.code}`).join(', ')}` : 'compiles'}`);
+      continue;
+    }
+    for (const d of diags) problems.push(`${where(d)}: ${text(d)}`);
+  }
+  for (const [f, diags] of byFile)
+    for (const d of diags) {
+      const pos = d.file ? `:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+      problems.push(`${f ? relative(ROOT, f) : 'tsconfig'}${pos}: TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]}`);
+    }
+  return problems;
+}
+
+export function checkAllSamples(files) {
+  const all = !files;
+  const blocks = [...(files ?? sampleFiles()).flatMap(extractBlocks), ...(all || files.some((f) => f.endsWith('showcase.ts')) ? showcaseBlocks() : [])];
+  return checkSamples(blocks.filter((b) => !b.file.endsWith('showcase.ts') || all || files.some((f) => f.endsWith('showcase.ts'))));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { blocks, problems } = checkAllSamples();
+  const args = process.argv.slice(2).map((f) => resolve(f));
+  const { blocks, counts, problems } = checkAllSamples(args.length ? args.filter((f) => !f.endsWith('showcase.ts')).concat(args.filter((f) => f.endsWith('showcase.ts'))) : undefined);
   for (const p of problems) console.log(p);
-  console.log(`code-samples: ${blocks.length} blocks, ${problems.length} problems`);
+  console.log(
+    `code-samples: ${blocks.length} blocks (${counts.pulled} pulled from the app, ${counts.compiled} compiled, ${counts.mistakes} deliberate mistakes), ${problems.length} problems`,
+  );
   process.exit(problems.length ? 1 : 0);
 }

@@ -1,0 +1,8 @@
+// Stand-in for .pikku/pikku-services.gen.ts (packages/cli/src/functions/wirings/functions/pikku-command-services.ts).
+// The CLI marks a service required when some function, permission or middleware destructures it. The site's
+// samples between them destructure every singleton service the app declares, so this stand-in marks them all
+// required. The app declares no wire services, so none is required.
+import type { SingletonServices, Services } from '../src/application-types.js'
+
+export type RequiredSingletonServices = Required<SingletonServices>
+export type RequiredWireServices = Partial<Services>

@@ -1,0 +1,7 @@
+import { wireQueueWorker } from '#pikku/queue'
+import { sendReminder } from '../functions/reminders.functions.js'
+
+wireQueueWorker({
+  name: 'todo-reminders',
+  func: sendReminder,
+})

@@ -1,0 +1,11 @@
+import { wireChannel } from '#pikku/channel'
+import { createTodo, getTodo, listTodos, updateTodo } from '../functions/todos.functions.js'
+
+// A message such as { "action": "getTodo", "todoId": "123" } runs getTodo, with the connection's session.
+wireChannel({
+  name: 'todos',
+  route: '/todos/live',
+  onMessageWiring: {
+    action: { listTodos, getTodo, createTodo, updateTodo },
+  },
+})
