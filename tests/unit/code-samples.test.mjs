@@ -1,54 +1,88 @@
-// Code samples against the published typings of @pikku/core@0.12.84 and the CLI's generated names.
+// Every TypeScript sample compiles against the to-do app in examples/todo-app (strict, current import layout);
+// the fixtures in tests/fixtures/samples prove the check fails, naming page, line and error, where it must.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkAllSamples, checkBlock, exportsOf, generatedKey } from '../../scripts/code-samples.mjs';
+import { checkAllSamples, checkSamples, extractBlocks } from '../../scripts/code-samples.mjs';
 import { ROOT } from '../../scripts/content-check.mjs';
+import remarkAppCode, { readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
 
-test('@pikku/core is pinned to the documented version', () => {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  assert.equal(pkg.devDependencies['@pikku/core'], '0.12.84');
-  const installed = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@pikku', 'core', 'package.json'), 'utf8'));
-  assert.equal(installed.version, '0.12.84');
+const FIXTURES = join(ROOT, 'tests', 'fixtures', 'samples');
+/** The problems a fixture page causes (the rest of the program is checked by the first test). */
+const problemsOf = (name) =>
+  checkSamples(extractBlocks(join(FIXTURES, name))).problems.filter((p) => p.includes(`fixtures/samples/${name}`));
+
+const site = checkAllSamples();
+
+test('every TypeScript sample on the site compiles against the app, and the app compiles strictly', () => {
+  assert.ok(site.blocks.length > 0);
+  assert.deepEqual(site.problems, []);
 });
 
-test('every sample imports only names the packages export or the CLI generates', () => {
-  const { blocks, problems } = checkAllSamples();
-  assert.ok(blocks.length > 200, `checked ${blocks.length} blocks`);
-  assert.deepEqual(problems, []);
+test('the app is strict TypeScript with the current import layout', () => {
+  const config = readFileSync(join(ROOT, 'examples', 'todo-app', 'tsconfig.json'), 'utf8');
+  assert.match(config, /"strict": true/);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'examples', 'todo-app', 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.imports, { '#pikku/*.js': './.pikku/*.ts', '#pikku/*': ['./.pikku/*/index.ts', './.pikku/*'] });
 });
 
-const fake = (code) => checkBlock({ file: join(ROOT, 'docs', 'fake.mdx'), line: 10, code });
-
-test('the check reads real exports per entry point', () => {
-  assert.ok(exportsOf('@pikku/core').has('NotFoundError'));
-  assert.ok(exportsOf('@pikku/core/errors').has('addError'));
-  assert.ok(!exportsOf('@pikku/core').has('addError'), 'addError is not on the root entry (a known trap)');
-  assert.equal(exportsOf('@pikku/core/no-such-entry'), null);
-  assert.equal(generatedKey('#pikku'), 'pikku-types.gen');
-  assert.equal(generatedKey('../.pikku/pikku-fetch.gen.js'), 'pikku-fetch.gen');
-  assert.equal(generatedKey('#pikku/pikku-bootstrap.gen.js'), 'pikku-bootstrap.gen');
-  assert.equal(generatedKey('@pikku/express'), undefined);
-});
-
-test('the check fails, with file and line, on each kind of bad import', () => {
-  assert.match(
-    fake("import { addError } from '@pikku/core'").join(),
-    /fake\.mdx:11: 'addError' is not exported by '@pikku\/core'/,
-  );
-  assert.match(
-    fake("\nimport {\n  NotFoundError,\n  MadeUpError,\n} from '@pikku/core'").join(),
-    /fake\.mdx:12: 'MadeUpError'/,
-  );
-  assert.match(fake("import { x } from '@pikku/core/nowhere'").join(), /not an entry point/);
-  assert.match(fake("import { wireMCPTool } from '#pikku'").join(), /'wireMCPTool' is not generated/);
-  assert.match(
-    fake("import '#pikku/pikku-bootstrap.gen.js'\nimport { a } from '#pikku/made-up.gen.js'").join(),
-    /not a module the pikku CLI generates/,
-  );
+test('a sample with a type error fails with its page, line and TypeScript error', () => {
   assert.deepEqual(
-    fake("import { pikkuFunc, type Services } from '#pikku'\nimport { ConsoleLogger } from '@pikku/core/services'"),
-    [],
+    problemsOf('type-error.mdx').map((p) => p.split(': ').slice(0, 2).join(': ')),
+    ['tests/fixtures/samples/type-error.mdx:9: TS2322'],
+  );
+});
+
+test('a sample importing the removed root barrel or the #pikku hub fails', () => {
+  const problems = problemsOf('removed-layout.mdx').join('\n');
+  assert.match(problems, /removed-layout\.mdx:6: the '#pikku' hub was removed/);
+  assert.match(problems, /removed-layout\.mdx:7: the '@pikku\/core' root barrel was removed/);
+});
+
+test('the stand-in is strict: each wrong use of the app fails to compile', () => {
+  assert.match(problemsOf('wrong-input.mdx').join(), /wrong-input\.mdx:10: TS2353: .*'id' does not exist/);
+  assert.match(problemsOf('route-param.mdx').join(), /route-param\.mdx:9: TS2345: .*"id", "not in"/);
+  assert.match(problemsOf('auth-false.mdx').join(), /auth-false\.mdx:9: TS2345/);
+  assert.match(problemsOf('undeclared-service.mdx').join(), /undeclared-service\.mdx:9: TS2339: Property 'mailer'/);
+});
+
+test('correct samples pass: pulled regions, cut preludes, cross-block imports and a marked mistake', () => {
+  assert.deepEqual(problemsOf('good.mdx'), []);
+  const { counts } = checkSamples(extractBlocks(join(FIXTURES, 'good.mdx')));
+  assert.deepEqual(counts, { pulled: 1, compiled: 2, mistakes: 1 });
+});
+
+test('a marked mistake that compiles, a copied app file and a missing region fail', () => {
+  assert.match(problemsOf('mistake-compiles.mdx').join(), /marked mistake="TS2322" but compiles/);
+  const copied = problemsOf('copied-app-file.mdx').join('\n');
+  assert.match(copied, /shows the app's src\/permissions\.ts: pull it with file=/);
+  assert.match(copied, /region="noSuchRegion" is not marked/);
+});
+
+test('remark-app-code shows the region, hides the prelude and labels mistakes', () => {
+  const shown = readAppCode('src/functions/todos.functions.ts', 'getTodo');
+  assert.match(shown, /^export const getTodo = pikkuFunc/);
+  assert.doesNotMatch(shown, /#region|#endregion|listTodos/);
+  assert.equal(visibleCode("import x from 'y'\n// ---cut---\nconst a = x\n"), 'const a = x\n');
+  const tree = {
+    type: 'root',
+    children: [
+      { type: 'code', lang: 'ts', meta: 'file="src/config.ts"', value: '' },
+      { type: 'code', lang: 'ts', meta: 'title="src/a.ts" mistake="TS2345"', value: 'a\n// ---cut---\nb' },
+    ],
+  };
+  remarkAppCode()(tree, { path: 'docs/x.mdx' });
+  assert.equal(tree.children[0].meta, 'title="src/config.ts"');
+  assert.equal(
+    tree.children[0].value,
+    readFileSync(join(ROOT, 'examples', 'todo-app', 'src', 'config.ts'), 'utf8').trimEnd(),
+  );
+  assert.match(tree.children[1].meta, /^title="src\/a\.ts \(a deliberate mistake: fails with TS2345\)"$/);
+  assert.equal(tree.children[1].value, 'b');
+  const broken = { type: 'root', children: [{ type: 'code', lang: 'ts', meta: 'file="src/nope.ts"', value: '' }] };
+  assert.throws(
+    () => remarkAppCode()(broken, { path: 'docs/broken.mdx' }),
+    /docs\/broken\.mdx: file="src\/nope\.ts" is not a file/,
   );
 });
