@@ -10,12 +10,12 @@ import yaml from 'js-yaml';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CONTENT_DIRS = ['docs', 'why', 'blog'];
-export const ROUTES_FILE = resolve(ROOT, '..', 'shared', 'spec', 'routes.txt');
+export const ROUTES_FILE = join(ROOT, 'tests', 'data', 'routes.txt');
 export const MIN_WORDS = 250;
 // Upper-case markers only: the running example is a to-do app, so `todo` is a real word here.
 const isPlaceholder = (line) => /\b(TODO|TBD|FIXME)\b/.test(line) || /\b(lorem ipsum|coming soon)\b/i.test(line);
 
-/** Canonical routes and aliases from the shared route map. */
+/** Canonical routes and aliases from the site's route map (tests/data/routes.txt). */
 export function readRoutes(file = ROUTES_FILE) {
   const canonical = [];
   const aliases = [];
