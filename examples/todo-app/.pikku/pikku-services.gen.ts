@@ -6,3 +6,19 @@ import type { SingletonServices, Services } from '../src/application-types.js'
 
 export type RequiredSingletonServices = Required<SingletonServices>
 export type RequiredWireServices = Partial<Services>
+
+// The value half of the manifest, as pikku-command-services.ts writes it: service name → whether anything
+// wired destructures it. Listed here for the services the app's samples use, all required as above.
+export const requiredSingletonServices = {
+  config: true,
+  eventHub: true,
+  jwt: true,
+  logger: true,
+  queueService: true,
+  schema: true,
+  secrets: true,
+  todoStore: true,
+  variables: true,
+} as const
+
+export const requiredWireServices = {} as const

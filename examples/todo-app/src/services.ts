@@ -1,7 +1,9 @@
 import { pikkuServices, pikkuWireServices } from '#pikku/setup'
 import { ConsoleLogger, LocalSecretService, LocalVariablesService } from '@pikku/core/services'
+import { LocalEventHubService } from '@pikku/core/channel/local'
 import { AjvSchemaService } from '@pikku/schema-ajv'
 import { InMemoryTodoStore } from './todo-store.js'
+import type { TodoTopics } from './todo-events.js'
 
 export const createSingletonServices = pikkuServices(async (config) => {
   const logger = new ConsoleLogger()
@@ -13,6 +15,7 @@ export const createSingletonServices = pikkuServices(async (config) => {
     secrets: new LocalSecretService(variables),
     schema: new AjvSchemaService(logger),
     todoStore: new InMemoryTodoStore(),
+    eventHub: new LocalEventHubService<TodoTopics>(),
   }
 })
 

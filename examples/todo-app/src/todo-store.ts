@@ -1,3 +1,4 @@
+// #region Todo
 /** A to-do item, as the store keeps it and as the functions return it. */
 export interface Todo {
   todoId: string
@@ -6,6 +7,7 @@ export interface Todo {
   done: boolean
   dueAt?: string
 }
+// #endregion Todo
 
 /** The fields a caller may change on an existing to-do. */
 export type TodoChanges = Partial<Pick<Todo, 'title' | 'done' | 'dueAt'>>

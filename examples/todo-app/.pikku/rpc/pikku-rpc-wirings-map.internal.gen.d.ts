@@ -18,6 +18,12 @@ export type RPCMap = {
   readonly health: RPCHandler<void, { status: 'ok' }>
   readonly sendReminder: RPCHandler<{ todoId: string }, { reminded: boolean }>
   readonly dailyDigest: RPCHandler<void, void>
+  readonly completeTodo: RPCHandler<{ todoId: string }, Todo>
+  readonly subscribeToChanges: RPCHandler<void, { subscribed: boolean }>
+  readonly unsubscribeFromChanges: RPCHandler<void, { subscribed: boolean }>
+  readonly watchTodos: RPCHandler<void, { subscribed: boolean }>
+  readonly streamDueToday: RPCHandler<void, { type: 'due'; todo: Todo } | { type: 'end'; count: number }>
+  readonly countOpenTodos: RPCHandler<void, { open: number; overdue: number }>
 }
 
 export type FlattenedRPCMap = RPCMap

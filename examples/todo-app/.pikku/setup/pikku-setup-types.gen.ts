@@ -11,7 +11,8 @@ import type { RequiredSingletonServices, RequiredWireServices } from '../pikku-s
 
 export type { Config }
 
-export const pikkuConfig = (func: (variables?: unknown, ...args: unknown[]) => Promise<Config>) => func
+// As generated (serialize-setup-types.ts): the first argument is `any`, the variables service where a runtime passes one.
+export const pikkuConfig = (func: (variables?: any, ...args: any[]) => Promise<Config>) => func
 
 export const pikkuServices = (
   func: (

@@ -7,7 +7,9 @@ wireHTTP({ method: 'get', route: '/health', func: health, auth: false })
 
 // #region routes
 wireHTTP({ method: 'get', route: '/todos', func: listTodos })
+// #region getTodoRoute
 wireHTTP({ method: 'get', route: '/todos/:todoId', func: getTodo })
+// #endregion getTodoRoute
 wireHTTP({ method: 'post', route: '/todos', func: createTodo })
 wireHTTP({ method: 'patch', route: '/todos/:todoId', func: updateTodo })
 wireHTTP({ method: 'delete', route: '/todos/:todoId', func: deleteTodo })
