@@ -21,9 +21,18 @@ const JS_LANGS = new Set(['js', 'jsx', 'mjs']);
 const OVERLAY = join(APP_DIR, '.samples');
 /** Import specifiers of the layout removed in @pikku/core 0.12.85, with what replaced them. */
 export const REMOVED_IMPORTS = [
-  [/^#pikku$/, "the '#pikku' hub was removed in core 0.12.85: import from a leaf such as '#pikku/function' or '#pikku/http'"],
-  [/^#pikku\/pikku-types\.gen(\.js)?$/, "'.pikku/pikku-types.gen' is no longer generated (core 0.12.85): import from a '#pikku/<leaf>'"],
-  [/^@pikku\/core$/, "the '@pikku/core' root barrel was removed in core 0.12.85: import from the subpath that owns the name"],
+  [
+    /^#pikku$/,
+    "the '#pikku' hub was removed in core 0.12.85: import from a leaf such as '#pikku/function' or '#pikku/http'",
+  ],
+  [
+    /^#pikku\/pikku-types\.gen(\.js)?$/,
+    "'.pikku/pikku-types.gen' is no longer generated (core 0.12.85): import from a '#pikku/<leaf>'",
+  ],
+  [
+    /^@pikku\/core$/,
+    "the '@pikku/core' root barrel was removed in core 0.12.85: import from the subpath that owns the name",
+  ],
   [/^@pikku\/core\/ecosystem(\/.*)?$/, "'@pikku/core/ecosystem' was removed in core 0.12.85"],
 ];
 
@@ -61,11 +70,23 @@ export function showcaseBlocks(file = join(ROOT, 'src', 'data', 'showcase.ts')) 
       const code = prop('code');
       const title = prop('title');
       if (code && (ts.isNoSubstitutionTemplateLiteral(code) || ts.isStringLiteral(code)))
-        blocks.push({ file, line: lineOf(code) - 1, lang: 'ts', meta: parseMeta(`title="${title && ts.isStringLiteral(title) ? title.text : ''}"`), code: code.text });
+        blocks.push({
+          file,
+          line: lineOf(code) - 1,
+          lang: 'ts',
+          meta: parseMeta(`title="${title && ts.isStringLiteral(title) ? title.text : ''}"`),
+          code: code.text,
+        });
     }
     if (ts.isVariableDeclaration(node) && node.initializer && ts.isNoSubstitutionTemplateLiteral(node.initializer)) {
       const title = /title="([^"]+)"/.exec(text.slice(0, node.getStart()).split('\n').slice(-3).join('\n'));
-      blocks.push({ file, line: lineOf(node.initializer) - 1, lang: 'ts', meta: { title: title?.[1] ?? '' }, code: node.initializer.text });
+      blocks.push({
+        file,
+        line: lineOf(node.initializer) - 1,
+        lang: 'ts',
+        meta: { title: title?.[1] ?? '' },
+        code: node.initializer.text,
+      });
     }
     ts.forEachChild(node, visit);
   };
@@ -81,7 +102,12 @@ const isAppFile = (path) => {
   const full = join(APP_DIR, path);
   return !path.startsWith('..') && !path.startsWith('/') && existsSync(full) && !full.startsWith(OVERLAY);
 };
-const slugOf = (file) => relative(ROOT, file).split(sep).join('/').replace(/\.(mdx?|ts)$/, '').replace(/[^\w-]+/g, '_');
+const slugOf = (file) =>
+  relative(ROOT, file)
+    .split(sep)
+    .join('/')
+    .replace(/\.(mdx?|ts)$/, '')
+    .replace(/[^\w-]+/g, '_');
 const importSpecifiers = (code) =>
   [...code.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?(?:from\s*)?['"]([^'"]+)['"]/g)].map((m) => ({
     spec: m[1],
@@ -111,13 +137,18 @@ export function checkSamples(blocks) {
     }
     const title = /\.(tsx?|mts)$/.test(b.meta.title ?? '') ? b.meta.title.replace(/^\.\//, '') : undefined;
     if (title && isAppFile(title)) {
-      problems.push(`${at(b, 0)}: this block shows the app's ${title}: pull it with file="${title}" (and region=) instead of copying it`);
+      problems.push(
+        `${at(b, 0)}: this block shows the app's ${title}: pull it with file="${title}" (and region=) instead of copying it`,
+      );
       continue;
     }
     if (b.meta.mistake) counts.mistakes++;
     else counts.compiled++;
     const ext = b.lang === 'tsx' || title?.endsWith('.tsx') ? '.tsx' : '.ts';
-    let rel = title && !title.startsWith('..') && !title.startsWith('/') ? title.replace(/\.(tsx?|mts)$/, ext) : `src/__sample_L${b.line}${ext}`;
+    let rel =
+      title && !title.startsWith('..') && !title.startsWith('/')
+        ? title.replace(/\.(tsx?|mts)$/, ext)
+        : `src/__sample_L${b.line}${ext}`;
     const key = `${slugOf(b.file)}/${rel}`;
     if (seenTitles.has(key)) rel = rel.replace(/(\.tsx?)$/, `.__L${b.line}$1`);
     seenTitles.set(key, true);
@@ -130,7 +161,11 @@ export function checkSamples(blocks) {
 /** One program over the app and every virtual block; diagnostics mapped back to their pages. */
 function compile(virtual) {
   const configPath = join(APP_DIR, 'tsconfig.json');
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   const options = config.options;
   const host = ts.createCompilerHost(options);
   const codeOf = (path) => virtual.get(path)?.code;
@@ -139,7 +174,9 @@ function compile(virtual) {
   host.readFile = (f) => codeOf(f) ?? readFile.call(host, f);
   host.getSourceFile = (f, lang, onError, create) => {
     const code = codeOf(f);
-    return code !== undefined ? ts.createSourceFile(f, code, lang, true) : getSourceFile.call(host, f, lang, onError, create);
+    return code !== undefined
+      ? ts.createSourceFile(f, code, lang, true)
+      : getSourceFile.call(host, f, lang, onError, create);
   };
   const overlayRoot = (f) => {
     if (!f.startsWith(OVERLAY + sep)) return null;
@@ -147,14 +184,27 @@ function compile(virtual) {
     return join(OVERLAY, page);
   };
   const virtualTarget = (base) =>
-    [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) => virtual.has(p));
+    [
+      base.replace(/\.js$/, '.ts'),
+      base.replace(/\.js$/, '.tsx'),
+      `${base}.ts`,
+      `${base}.tsx`,
+      join(base, 'index.ts'),
+    ].find((p) => virtual.has(p));
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, opts) =>
     literals.map((literal) => {
       const name = literal.text;
       const root = overlayRoot(containingFile);
       if (root && name.startsWith('.')) {
         const hit = virtualTarget(resolve(dirname(containingFile), name));
-        if (hit) return { resolvedModule: { resolvedFileName: hit, extension: hit.endsWith('x') ? '.tsx' : '.ts', isExternalLibraryImport: false } };
+        if (hit)
+          return {
+            resolvedModule: {
+              resolvedFileName: hit,
+              extension: hit.endsWith('x') ? '.tsx' : '.ts',
+              isExternalLibraryImport: false,
+            },
+          };
       }
       const from = root ? join(APP_DIR, relative(root, containingFile)) : containingFile;
       return ts.resolveModuleName(name, from, opts, host);
@@ -175,7 +225,9 @@ function compile(virtual) {
     if (b.meta.mistake) {
       const want = Number(String(b.meta.mistake).replace(/^TS/i, ''));
       if (!diags.some((d) => d.code === want))
-        problems.push(`${relative(ROOT, b.file)}:${b.line}: marked mistake="${b.meta.mistake}" but ${diags.length ? `fails with ${diags.map((d) => `TS${d.code}`).join(', ')}` : 'compiles'}`);
+        problems.push(
+          `${relative(ROOT, b.file)}:${b.line}: marked mistake="${b.meta.mistake}" but ${diags.length ? `fails with ${diags.map((d) => `TS${d.code}`).join(', ')}` : 'compiles'}`,
+        );
       continue;
     }
     for (const d of diags) problems.push(`${where(d)}: ${text(d)}`);
@@ -183,20 +235,31 @@ function compile(virtual) {
   for (const [f, diags] of byFile)
     for (const d of diags) {
       const pos = d.file ? `:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
-      problems.push(`${f ? relative(ROOT, f) : 'tsconfig'}${pos}: TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]}`);
+      problems.push(
+        `${f ? relative(ROOT, f) : 'tsconfig'}${pos}: TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]}`,
+      );
     }
   return problems;
 }
 
 export function checkAllSamples(files) {
   const all = !files;
-  const blocks = [...(files ?? sampleFiles()).flatMap(extractBlocks), ...(all || files.some((f) => f.endsWith('showcase.ts')) ? showcaseBlocks() : [])];
-  return checkSamples(blocks.filter((b) => !b.file.endsWith('showcase.ts') || all || files.some((f) => f.endsWith('showcase.ts'))));
+  const blocks = [
+    ...(files ?? sampleFiles()).flatMap(extractBlocks),
+    ...(all || files.some((f) => f.endsWith('showcase.ts')) ? showcaseBlocks() : []),
+  ];
+  return checkSamples(
+    blocks.filter((b) => !b.file.endsWith('showcase.ts') || all || files.some((f) => f.endsWith('showcase.ts'))),
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2).map((f) => resolve(f));
-  const { blocks, counts, problems } = checkAllSamples(args.length ? args.filter((f) => !f.endsWith('showcase.ts')).concat(args.filter((f) => f.endsWith('showcase.ts'))) : undefined);
+  const { blocks, counts, problems } = checkAllSamples(
+    args.length
+      ? args.filter((f) => !f.endsWith('showcase.ts')).concat(args.filter((f) => f.endsWith('showcase.ts')))
+      : undefined,
+  );
   for (const p of problems) console.log(p);
   console.log(
     `code-samples: ${blocks.length} blocks (${counts.pulled} pulled from the app, ${counts.compiled} compiled, ${counts.mistakes} deliberate mistakes), ${problems.length} problems`,
