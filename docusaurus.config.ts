@@ -4,7 +4,7 @@ import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { Options as RedirectOptions } from '@docusaurus/plugin-client-redirects';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import remarkAppCode from './src/plugins/remark-app-code.mjs';
-import { analyticsId, announcementId, latestRelease, latestReleaseHref, site } from './src/data/site';
+import { inertAnalyticsId, announcementId, latestRelease, latestReleaseHref, site } from './src/data/site';
 import { redirects } from './src/data/redirects';
 import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
 
@@ -14,6 +14,9 @@ import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
  * Yarn, pnpm and Bun tabs, synced site-wide.
  */
 const remarkPlugins = [remarkAppCode, [npm2yarn, { sync: true, converters: ['yarn', 'pnpm', 'bun'] }]];
+
+/** The public build sets PIKKU_GA_MEASUREMENT_ID; local and CI builds report to an inert id. */
+const analyticsId = process.env.PIKKU_GA_MEASUREMENT_ID ?? inertAnalyticsId;
 
 /** Options shared by the two docs instances (docs and why). */
 const commonDocsOptions = {

@@ -1,6 +1,8 @@
 // The theme's blog list has no h1, so the page had no top-level heading for screen readers and
 // search engines. Same structure as the original, plus a header naming the blog (and the page
 // number after the first page).
+// Unsafe swizzle (eject): a copy of the theme's component, typed by '@theme/…' Props; tests/unit/swizzles.test.mjs
+// checks the theme still has it. Compare with the theme's version after a Docusaurus upgrade.
 import type { ReactNode } from 'react';
 import clsx from 'clsx';
 import { HtmlClassNameProvider, PageMetadata, ThemeClassNames } from '@docusaurus/theme-common';

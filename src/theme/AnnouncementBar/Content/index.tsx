@@ -1,5 +1,7 @@
 // Replaces the theme's HTML-string content so the bar's link is a real <Link> to the newest
 // release post: the build then checks the link, and it navigates without a full reload.
+// Unsafe swizzle (eject): a copy of the theme's component, typed by '@theme/…' Props; tests/unit/swizzles.test.mjs
+// checks the theme still has it. Compare with the theme's version after a Docusaurus upgrade.
 import type { ReactNode } from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';

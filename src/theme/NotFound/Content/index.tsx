@@ -1,4 +1,6 @@
 // The not-found page in the site's own words, with the ways back a reader is most likely to want.
+// Unsafe swizzle (eject): a copy of the theme's component, typed by '@theme/…' Props; tests/unit/swizzles.test.mjs
+// checks the theme still has it. Compare with the theme's version after a Docusaurus upgrade.
 import type { ReactNode } from 'react';
 import clsx from 'clsx';
 import Heading from '@theme/Heading';
