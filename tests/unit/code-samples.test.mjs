@@ -2,7 +2,7 @@
 // the fixtures in tests/fixtures/samples prove the check fails, naming page, line and error, where it must.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkAllSamples, checkSamples, extractBlocks } from '../../scripts/code-samples.mjs';
 import { ROOT } from '../../scripts/content-check.mjs';
@@ -25,6 +25,25 @@ test('the app is strict TypeScript with the current import layout', () => {
   assert.match(config, /"strict": true/);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'examples', 'todo-app', 'package.json'), 'utf8'));
   assert.deepEqual(pkg.imports, { '#pikku/*.js': './.pikku/*.ts', '#pikku/*': ['./.pikku/*/index.ts', './.pikku/*'] });
+});
+
+test('the app is one valid Pikku project: one config and one of each services factory where the CLI looks', () => {
+  const app = join(ROOT, 'examples', 'todo-app');
+  const { ignoreFiles } = JSON.parse(readFileSync(join(app, 'pikku.config.json'), 'utf8'));
+  const ignored = ignoreFiles.map(
+    (glob) =>
+      new RegExp(
+        `${glob
+          .replace(/\*\*\//g, '')
+          .replace(/\./g, '\\.')
+          .replace(/\*/g, '[^/]*')}$`,
+      ),
+  );
+  const inspected = readdirSync(join(app, 'src'), { recursive: true })
+    .filter((f) => /\.tsx?$/.test(f) && !ignored.some((re) => re.test(f)))
+    .map((f) => readFileSync(join(app, 'src', f), 'utf8'));
+  for (const factory of ['pikkuConfig', 'pikkuServices', 'pikkuWireServices'])
+    assert.equal(inspected.filter((code) => code.includes(`= ${factory}(`)).length, 1, `one ${factory}`);
 });
 
 test('a sample with a type error fails with its page, line and TypeScript error', () => {

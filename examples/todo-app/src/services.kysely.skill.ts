@@ -1,5 +1,5 @@
-// src/services.ts as the kysely skill leaves it: the auth-middleware skill's version (src/auth-services.ts) with
-// the to-dos kept in PostgreSQL. Keep it in step with src/auth-services.ts.
+// src/services.ts as the kysely skill leaves it: the auth-middleware skill's version (src/services.auth.skill.ts) with
+// the to-dos kept in PostgreSQL. Keep it in step with src/services.auth.skill.ts.
 // #region file
 import { pikkuServices, pikkuWireServices } from '#pikku/setup'
 import { ConsoleLogger, LocalSecretService, LocalVariablesService } from '@pikku/core/services'
