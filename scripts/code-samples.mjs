@@ -5,7 +5,8 @@
 // - Every other ts/tsx fence is compiled whole, as a module in the app: a block titled "src/a/b.ts" is placed at
 //   that path in an overlay of the app, so its relative imports reach the page's other blocks first, then the app's
 //   files. All blocks of all pages are compiled in one TypeScript program with the app's tsconfig.json.
-// - `mistake="TS2345"` blocks must fail with that code. Imports of the removed layout fail with their own message.
+// - `mistake="TS2345"` blocks must fail with that code. `cli-error="PKU410"` blocks compile (the CLI, not tsc,
+//   rejects them) and must name a code of src/data/cli-errors.json. Imports of the removed layout fail.
 // Posts about old releases opt out with `pikku_legacy_api: true`. Docs, skills, why, blog, MDX pages and the home
 // page's showcase (src/data/showcase.ts) are checked.
 // Usage: node scripts/code-samples.mjs [FILE ...]   (exit 1 on a problem)
@@ -17,6 +18,9 @@ import { ROOT, listContentFiles, splitFrontMatter } from './content-check.mjs';
 import { APP_DIR, parseMeta, readAppCode } from '../src/plugins/remark-app-code.mjs';
 
 const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
+const CLI_CODES = new Set(
+  JSON.parse(readFileSync(join(ROOT, 'src', 'data', 'cli-errors.json'), 'utf8')).codes.map((c) => c.code),
+);
 const JS_LANGS = new Set(['js', 'jsx', 'mjs']);
 const OVERLAY = join(APP_DIR, '.samples');
 /** Import specifiers of the layout removed in @pikku/core 0.12.85, with what replaced them. */
@@ -118,7 +122,7 @@ const importSpecifiers = (code) =>
 export function checkSamples(blocks) {
   const problems = [];
   const at = (b, n = 1) => `${relative(ROOT, b.file)}:${b.line + n}`;
-  const counts = { pulled: 0, compiled: 0, mistakes: 0 };
+  const counts = { pulled: 0, compiled: 0, mistakes: 0, cliErrors: 0 };
   const virtual = new Map(); // absolute path -> { block, code }
   const seenTitles = new Map();
   for (const b of blocks) {
@@ -143,7 +147,11 @@ export function checkSamples(blocks) {
       continue;
     }
     if (b.meta.mistake) counts.mistakes++;
-    else counts.compiled++;
+    else if (b.meta['cli-error']) {
+      counts.cliErrors++;
+      if (!CLI_CODES.has(b.meta['cli-error']))
+        problems.push(`${at(b, 0)}: cli-error="${b.meta['cli-error']}" is not a code of src/data/cli-errors.json`);
+    } else counts.compiled++;
     const ext = b.lang === 'tsx' || title?.endsWith('.tsx') ? '.tsx' : '.ts';
     let rel =
       title && !title.startsWith('..') && !title.startsWith('/')
@@ -262,7 +270,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   );
   for (const p of problems) console.log(p);
   console.log(
-    `code-samples: ${blocks.length} blocks (${counts.pulled} pulled from the app, ${counts.compiled} compiled, ${counts.mistakes} deliberate mistakes), ${problems.length} problems`,
+    `code-samples: ${blocks.length} blocks (${counts.pulled} pulled from the app, ${counts.compiled} compiled, ${counts.mistakes} deliberate type errors, ${counts.cliErrors} deliberate CLI errors), ${problems.length} problems`,
   );
   process.exit(problems.length ? 1 : 0);
 }

@@ -6,6 +6,7 @@
 //   file's path. Region markers inside the shown code are dropped.
 // - Lines up to and including a line `// ---cut---` are compiled by scripts/code-samples.mjs but not shown.
 // - `mistake="TS2345"` marks a sample that must fail to compile with that error; its title says so.
+// - `cli-error="PKU410"` marks a sample that compiles but that `pikku all` rejects with that code; its title says so.
 // A missing file or region throws, so the build fails naming the MDX file.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +20,7 @@ const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
 /** Reads `key="value"` and `key=value` pairs of a fence's meta string. */
 export function parseMeta(meta = '') {
   const out = {};
-  for (const m of (meta ?? '').matchAll(/(\w+)=(?:"([^"]*)"|'([^']*)'|(\S+))/g)) out[m[1]] = m[2] ?? m[3] ?? m[4];
+  for (const m of (meta ?? '').matchAll(/([\w-]+)=(?:"([^"]*)"|'([^']*)'|(\S+))/g)) out[m[1]] = m[2] ?? m[3] ?? m[4];
   return out;
 }
 
@@ -50,7 +51,7 @@ export function visibleCode(code) {
 }
 
 const withoutKeys = (meta, keys) =>
-  (meta ?? '').replace(new RegExp(`\\s*\\b(?:${keys.join('|')})=(?:"[^"]*"|'[^']*'|\\S+)`, 'g'), '').trim();
+  (meta ?? '').replace(new RegExp(`\\s*(?<![\\w-])(?:${keys.join('|')})=(?:"[^"]*"|'[^']*'|\\S+)`, 'g'), '').trim();
 
 function visitCode(node, fn) {
   if (node.type === 'code') fn(node);
@@ -70,9 +71,11 @@ export default function remarkAppCode({ appDir = APP_DIR } = {}) {
         }
       }
       node.value = visibleCode(node.value);
-      let rest = withoutKeys(node.meta, ['file', 'region', 'mistake', 'title']);
+      let rest = withoutKeys(node.meta, ['file', 'region', 'mistake', 'cli-error', 'title']);
       let title = meta.title ?? meta.file;
       if (meta.mistake) title = `${title ?? 'Mistake'} (a deliberate mistake: fails with ${meta.mistake})`;
+      if (meta['cli-error'])
+        title = `${title ?? 'Mistake'} (a deliberate mistake: pikku all reports ${meta['cli-error']})`;
       node.meta = [title ? `title="${title}"` : '', rest].filter(Boolean).join(' ') || null;
     });
   };

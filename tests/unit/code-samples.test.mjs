@@ -69,7 +69,7 @@ test('the stand-in is strict: each wrong use of the app fails to compile', () =>
 test('correct samples pass: pulled regions, cut preludes, cross-block imports and a marked mistake', () => {
   assert.deepEqual(problemsOf('good.mdx'), []);
   const { counts } = checkSamples(extractBlocks(join(FIXTURES, 'good.mdx')));
-  assert.deepEqual(counts, { pulled: 1, compiled: 2, mistakes: 1 });
+  assert.deepEqual(counts, { pulled: 1, compiled: 2, mistakes: 1, cliErrors: 1 });
 });
 
 test('a marked mistake that compiles, a copied app file and a missing region fail', () => {
