@@ -88,7 +88,7 @@ test('the mobile drawer opens, is navigable and closes from the keyboard', async
   await page.keyboard.press('Enter');
   await page.locator('.navbar-sidebar__close').focus();
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => !document.querySelector('.navbar-sidebar--show'), null, { timeout: 5_000 });
   assert.equal(await page.locator('.navbar-sidebar--show').count(), 0, 'the close button closes it');
   await context.close();
 });

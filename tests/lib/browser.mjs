@@ -26,7 +26,12 @@ export async function launch() {
  * recorded in `blocked`. Options pass through to browser.newContext().
  */
 export async function newContext(browser, origin, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  // Reduced motion turns the site's transitions off (src/css/custom.css), so checks never see a colour mid-change.
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: 'reduce',
+    ...options,
+  });
   const blocked = [];
   await context.route(
     (url) => url.origin !== origin,
@@ -46,6 +51,12 @@ export async function newContext(browser, origin, options = {}) {
  */
 export function watchPage(page, origin) {
   const problems = [];
+  /** Requests of the page still in flight (read by settle() in page-checks.mjs). */
+  const inflight = new Set();
+  Object.defineProperty(problems, 'inflight', { value: inflight, enumerable: false });
+  page.on('request', (req) => inflight.add(req));
+  page.on('requestfinished', (req) => inflight.delete(req));
+  page.on('requestfailed', (req) => inflight.delete(req));
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const text = msg.text();

@@ -27,8 +27,7 @@ export async function assertHealthy(page, route, problems, expectedTitle) {
   if (expectedTitle) assert.equal(h1.replace(/\s+/g, ' '), expectedTitle.replace(/\s+/g, ' '), `${route} heading`);
   else assert.ok(h1.length > 2, `${route} has a heading`);
   assert.deepEqual(await brokenImages(page), [], `${route} images`);
-  // Let viewport prefetches and lazy chunks start, so their failures are caught too.
-  await page.waitForTimeout(250);
+  await settle(page, problems);
   assert.deepEqual(problems, [], `${route} console and requests`);
 }
 
@@ -42,22 +41,51 @@ const describeViolations = (route, mode, violations) =>
         .join(' | '),
   );
 
-/** Switch the page to dark mode with the navbar toggle, as a reader would. */
+/**
+ * Wait until the browser is idle and no request of the page is in flight, twice over: by then the lazy chunks and
+ * the prefetches of links in view have started and ended, so their failures are in `problems`.
+ */
+export async function settle(page, problems) {
+  const inflight = problems?.inflight;
+  for (let round = 0; round < 2; round++) {
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5_000 })));
+    while (inflight?.size)
+      await Promise.race([
+        page.waitForEvent('requestfinished', { timeout: 15_000 }),
+        page.waitForEvent('requestfailed', { timeout: 15_000 }),
+      ]);
+  }
+}
+
+/** Switch the page to dark mode with the navbar toggle, as a reader would, and wait for it to apply. */
 export async function switchToDark(page) {
   const toggle = page.locator('.navbar button[title*="mode" i]').first();
   for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark'; i++)
     await toggle.click();
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-  await page.waitForTimeout(100);
+  await settle(page);
 }
 
-/** axe violations of the loaded page with the WCAG 2.1 A/AA rules, in light mode and then in dark mode. */
-export async function axeBothModes(page, route) {
+/** The site's chrome: the same on every page of a layout, so it is checked once per layout (see `chrome`). */
+export const CHROME = ['.navbar', '.navbar-sidebar', '.footer', '.theme-doc-sidebar-container'];
+/** The rules that depend on the colour mode; dark mode reruns only these. */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/**
+ * axe violations of the loaded page: every WCAG 2.1 A/AA rule in light mode, then the colour rules in dark mode.
+ * With `chrome: false` the navbar, sidebar and footer are left out, for pages whose layout was checked in full.
+ */
+export async function axeBothModes(page, route, { chrome = true } = {}) {
+  const builder = () => {
+    const b = new AxeBuilder({ page });
+    if (!chrome) for (const selector of CHROME) b.exclude(selector);
+    return b;
+  };
   const found = [];
-  const light = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const light = await builder().withTags(WCAG_TAGS).analyze();
   found.push(...describeViolations(route, 'light', light.violations));
   await switchToDark(page);
-  const dark = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const dark = await builder().withRules(COLOUR_RULES).analyze();
   found.push(...describeViolations(route, 'dark', dark.violations));
   await page.evaluate(() => localStorage.clear());
   return found;

@@ -1,8 +1,8 @@
 // The routes the tests visit: the route map's canonical pages and aliases, plus every dated
 // blog post found in the build (the route map describes posts by pattern, not by name).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { readRoutes } from '../../scripts/content-check.mjs';
+import { dirname, join } from 'node:path';
+import { listContentFiles, readRoutes, routeOfFile } from '../../scripts/content-check.mjs';
 import { REPO } from './fixture-site.mjs';
 import { resolveFile } from './static-server.mjs';
 
@@ -25,6 +25,13 @@ export function blogPostRoutes(build = BUILD) {
   return out.sort();
 }
 
+/** Every public route of the build, from its sitemap (redirect aliases are not in it). */
+export function sitemapRoutes(build = BUILD) {
+  const xml = readFileSync(join(build, 'sitemap.xml'), 'utf8');
+  const routes = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname.replace(/(.)\/$/, '$1'));
+  return [...new Set(routes)];
+}
+
 const { canonical, aliases } = readRoutes();
 /** Canonical HTML pages (feeds excluded; /docs/ folded into /docs). */
 export const pageRoutes = [
@@ -34,9 +41,18 @@ export const feedRoutes = canonical.filter((r) => /\.xml$/.test(r));
 export const aliasRoutes = aliases;
 
 /** Section indexes and listings, which orient rather than explain: exempt from the word minimum. */
+/** Routes of section indexes: the index.mdx of a folder that has pages of its own besides it. */
+const sectionIndexRoutes = new Set(
+  listContentFiles()
+    .filter(
+      (f) =>
+        /(^|\/)index\.mdx?$/.test(f) &&
+        readdirSync(dirname(f)).some((n) => /\.mdx?$/.test(n) && !n.startsWith('index.')),
+    )
+    .map(routeOfFile),
+);
 export const isIndexRoute = (route) =>
-  /^\/(docs|why)$/.test(route) ||
-  /^\/docs\/(philosophy|core-features|http|channels|queue|rpcs|mcp|runtimes|skills)$/.test(route) ||
+  sectionIndexRoutes.has(route) ||
   route.startsWith('/docs/tags') ||
   route === '/docs/navigation' ||
   !/^\/(docs|why)\//.test(route);
