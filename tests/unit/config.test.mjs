@@ -179,8 +179,13 @@ test('the announced release is the newest release post', () => {
   assert.equal(releases.at(-1)[2], latestRelease.version);
 });
 
-test('redirects: exactly the aliases of routes.txt', () => {
+test('redirects: every alias of the route map, and one pikku- name for every skill', () => {
   const { aliases } = readRoutes();
-  const fromConfig = redirectPlugin.redirects.map((r) => `${r.from} -> ${r.to}`).sort();
-  assert.deepEqual(fromConfig, aliases.map((a) => `${a.from} -> ${a.to}`).sort());
+  const fromConfig = new Set(redirectPlugin.redirects.map((r) => `${r.from} -> ${r.to}`));
+  assert.deepEqual(
+    aliases.map((a) => `${a.from} -> ${a.to}`).filter((a) => !fromConfig.has(a)),
+    [],
+  );
+  const { skillNames } = loadModule('src/data/skills.ts');
+  for (const name of skillNames) assert.ok(fromConfig.has(`/docs/skills/pikku-${name} -> /docs/skills/${name}`), name);
 });
