@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { ROOT, listContentFiles, splitFrontMatter } from './content-check.mjs';
+import { ROOT, listContentFiles, splitFrontMatter } from './lib/content.mjs';
 import { APP_DIR, parseMeta, readAppCode } from '../src/plugins/remark-app-code.mjs';
 
 const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);

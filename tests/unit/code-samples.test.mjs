@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkAllSamples, checkSamples, extractBlocks } from '../../scripts/code-samples.mjs';
-import { ROOT } from '../../scripts/content-check.mjs';
+import { ROOT } from '../../scripts/lib/content.mjs';
 import remarkAppCode, { readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'samples');

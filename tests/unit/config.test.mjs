@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDefault, loadModule } from '../lib/load.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
-import { readRoutes } from '../../scripts/content-check.mjs';
+import { readRoutes } from '../../scripts/lib/content.mjs';
 
 const config = loadDefault('docusaurus.config.ts');
 const { site, latestRelease, latestReleaseHref, announcementId, inertAnalyticsId } = loadModule('src/data/site.ts');

@@ -1,5 +1,5 @@
-// Content invariants over the MDX sources: every file passes the content checker, and the
-// structures the issues require (runtime pages, skills, tags, blog, why) hold.
+// Content invariants over the MDX sources: the structures the issues require (runtime pages, skills, tags, blog,
+// why) hold. The lint rules themselves are tested in lint.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -7,25 +7,17 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import {
   ROOT,
-  checkAll,
-  checkFile,
   listContentFiles,
   loadTagSet,
   readRoutes,
   routeOfFile,
   splitFrontMatter,
   wordCount,
-} from '../../scripts/content-check.mjs';
+} from '../../scripts/lib/content.mjs';
 
 const read = (rel) => readFileSync(join(ROOT, rel), 'utf8');
 const h2s = (rel) => [...splitFrontMatter(read(rel)).body.matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
 const docsFiles = listContentFiles([join(ROOT, 'docs')]);
-
-test('every content file passes the content checker', async () => {
-  const { files, problems } = await checkAll();
-  assert.ok(files.length >= 115, `found ${files.length} files`);
-  assert.deepEqual(problems, []);
-});
 
 test('every docs and why route of the route map has a source file', () => {
   const have = new Set(listContentFiles().map(routeOfFile));
@@ -188,45 +180,5 @@ test('stale API names never appear as current API in the docs', () => {
       assert.doesNotMatch(code, /\bcreateSessionServices\b/, f);
       assert.doesNotMatch(code, /\baddHTTPPermission\b|\baddTagPermission\b/, f);
     }
-  }
-});
-
-// The checker itself must be able to fail: each broken fixture trips the rule it targets.
-test('the content checker catches each kind of problem', async (t) => {
-  const { mkdtempSync, writeFileSync, rmSync, mkdirSync } = await import('node:fs');
-  const dir = mkdtempSync(join(ROOT, 'docs', '.check-fixture-'));
-  const good = '---\ntitle: T\ndescription: A description that is long enough for the checker.\n---\n\n';
-  const cases = {
-    'no-description.mdx': ['---\ntitle: T\n---\n\nText.\n', /description/],
-    'bad-tag.mdx': [
-      '---\ntitle: T\ndescription: A description that is long enough.\ntags: [nope]\n---\n\nx\n',
-      /not declared/,
-    ],
-    'no-lang.mdx': [`${good}\`\`\`\ncode\n\`\`\`\n`, /without a language/],
-    'placeholder.mdx': [`${good}TODO: write this.\n`, /placeholder/],
-    'broken-link.mdx': [`${good}[x](./missing.mdx)\n`, /does not exist/],
-    'cross-link.mdx': [`${good}[x](../../why/index.mdx)\n`, /use its route/],
-    'bad-mdx.mdx': [`${good}An { unclosed brace.\n`, /does not compile/],
-    'short.mdx': [`${good}Too short.\n`, /words of body text/],
-    'casing.mdx': [`${good}Written in Typescript for Websockets.\n`, /write "TypeScript", not "Typescript"/],
-  };
-  try {
-    mkdirSync(dir, { recursive: true });
-    for (const [name, [content, expected]] of Object.entries(cases)) {
-      await t.test(name, async () => {
-        writeFileSync(join(dir, name), content);
-        const problems = await checkFile(join(dir, name), { docTags: new Set(['setup']), knownRoutes: new Set() });
-        assert.ok(
-          problems.some((p) => expected.test(p)),
-          `${name}: ${problems.join('; ')}`,
-        );
-      });
-    }
-    await t.test('lower-case "todo" is the domain, not a placeholder', async () => {
-      writeFileSync(join(dir, 'domain.mdx'), `${good}${'Each todo has an owner. '.repeat(60)}\n`);
-      assert.deepEqual(await checkFile(join(dir, 'domain.mdx'), { knownRoutes: new Set() }), []);
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 });

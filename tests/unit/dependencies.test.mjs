@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../scripts/content-check.mjs';
+import { ROOT } from '../../scripts/lib/content.mjs';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]);
@@ -22,6 +22,7 @@ test('every package imported by the site, its scripts and its tests is declared'
   const files = [
     ...['src', 'scripts', 'tests'].flatMap((d) => walk(join(ROOT, d))),
     join(ROOT, 'docusaurus.config.ts'),
+    join(ROOT, '.remarkrc.mjs'),
   ];
   const missing = new Set();
   for (const file of files) {

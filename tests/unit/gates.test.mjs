@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT } from '../../scripts/content-check.mjs';
+import { ROOT } from '../../scripts/lib/content.mjs';
 
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 const run = (cmd, args) =>

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, splitFrontMatter } from '../../scripts/content-check.mjs';
+import { ROOT, splitFrontMatter } from '../../scripts/lib/content.mjs';
 import { parseMeta } from '../../src/plugins/remark-app-code.mjs';
 import { loadModule } from '../lib/load.mjs';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ROOT } from '../../scripts/content-check.mjs';
+import { ROOT } from '../../scripts/lib/content.mjs';
 
 const require = createRequire(import.meta.url);
 const THEME_DIR = join(dirname(require.resolve('@docusaurus/theme-classic/package.json')), 'lib', 'theme');

@@ -1,0 +1,79 @@
+// What the scripts and tests share about the content: where it lives, its front matter, its routes and its words.
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import yaml from 'js-yaml';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CONTENT_DIRS = ['docs', 'why', 'blog'];
+export const ROUTES_FILE = join(ROOT, 'tests', 'data', 'routes.txt');
+export const MIN_WORDS = 250;
+/** A CLI error page is a reference entry (cause, offending code, fix, links): it needs fewer words. */
+export const ERROR_PAGE = /^docs\/pikku-cli\/errors\/pku\d{3}\.mdx$/;
+export const MIN_WORDS_ERROR_PAGE = 120;
+
+/** Canonical routes and aliases from the site's route map (tests/data/routes.txt). */
+export function readRoutes(file = ROUTES_FILE) {
+  const canonical = [];
+  const aliases = [];
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const [from, to] = line.split(/\s+->\s+/);
+    if (to) aliases.push({ from, to });
+    else canonical.push(from);
+  }
+  return { canonical, aliases };
+}
+
+/** Every .md/.mdx content file below the given paths; partials (_x.mdx) excluded. */
+export function listContentFiles(paths = CONTENT_DIRS.map((d) => join(ROOT, d))) {
+  const out = [];
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    if (statSync(p).isDirectory()) {
+      for (const name of readdirSync(p).sort()) walk(join(p, name));
+    } else if (/\.mdx?$/.test(p) && !p.split(sep).pop().startsWith('_')) out.push(p);
+  };
+  paths.forEach(walk);
+  return out;
+}
+
+export function splitFrontMatter(source) {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
+  if (!m) return { data: {}, body: source, bodyLine: 1 };
+  return { data: yaml.load(m[1]) ?? {}, body: source.slice(m[0].length), bodyLine: m[0].split('\n').length };
+}
+
+/** The route a content file is served at (docs/why: by path or slug; blog: null). */
+export function routeOfFile(file) {
+  const rel = relative(ROOT, file).split(sep).join('/');
+  const [section, ...rest] = rel.split('/');
+  if (section === 'blog') return null;
+  const path = rest
+    .join('/')
+    .replace(/\.mdx?$/, '')
+    .replace(/(^|\/)index$/, '');
+  return `/${section}${path ? `/${path}` : ''}`;
+}
+
+/** Body text as prose: no code, imports, JSX tags, link targets or markup. */
+export function proseOf(body) {
+  return body
+    .replace(/^(```|~~~)[\s\S]*?^\1\s*$/gm, ' ')
+    .replace(/^(import|export) .*$/gm, ' ')
+    .replace(/<!--[\s\S]*?-->|\{\/\*[\s\S]*?\*\/\}/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/`[^`]*`/g, ' x ')
+    .replace(/[#*_>|:\-[\]{}]/g, ' ');
+}
+export const wordCount = (body) =>
+  proseOf(body)
+    .split(/\s+/)
+    .filter((w) => /[A-Za-z0-9]/.test(w)).length;
+
+export function loadTagSet(file) {
+  if (!existsSync(file)) return new Set();
+  return new Set(Object.keys(yaml.load(readFileSync(file, 'utf8')) ?? {}));
+}
