@@ -12,7 +12,7 @@ import { launch, newContext, watchPage } from '../lib/browser.mjs';
 import { serveStatic } from '../lib/static-server.mjs';
 import { BUILD, aliasRoutes, sitemapRoutes } from '../lib/routes.mjs';
 import { assertHealthy, axeBothModes, visit } from '../lib/page-checks.mjs';
-import { listContentFiles, routeOfFile, splitFrontMatter } from '../../scripts/content-check.mjs';
+import { listContentFiles, routeOfFile, splitFrontMatter } from '../../scripts/lib/content.mjs';
 
 const WORKERS = Number(process.env.E2E_WORKERS ?? availableParallelism());
 

@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-import { ROOT } from '../../scripts/content-check.mjs';
+import { ROOT } from '../../scripts/lib/content.mjs';
 
 /** The repository root: the content scripts' ROOT, under the name the tests use. */
 export const REPO = ROOT;

@@ -2,7 +2,7 @@
 // blog post found in the build (the route map describes posts by pattern, not by name).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { listContentFiles, readRoutes, routeOfFile } from '../../scripts/content-check.mjs';
+import { listContentFiles, readRoutes, routeOfFile } from '../../scripts/lib/content.mjs';
 import { REPO } from './fixture-site.mjs';
 import { resolveFile } from './static-server.mjs';
 
