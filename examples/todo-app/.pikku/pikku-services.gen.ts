@@ -11,14 +11,17 @@ export type RequiredWireServices = Partial<Services>
 // wired destructures it. Listed here for the services the app's samples use, all required as above.
 export const requiredSingletonServices = {
   config: true,
+  credentialService: true,
   eventHub: true,
   jwt: true,
   logger: true,
+  notifier: true,
   queueService: true,
   schema: true,
   secrets: true,
   todoStore: true,
   variables: true,
+  workflowService: true,
 } as const
 
 export const requiredWireServices = {} as const

@@ -3,3 +3,6 @@
 // scheduler implementations extend, and SecretAccessDeniedError / withoutSecrets.
 export * from '../../../node_modules/@pikku/core/dist/services/index.js'
 export { SchedulerService, SecretAccessDeniedError, withoutSecrets } from '../../../node_modules/@pikku/core/dist/index.js'
+// TypedSecretService as of 0.12.85, whose typed getSecret resolves `undefined` for an optional secret (see that file).
+export { TypedSecretService } from './typed-secret-service.js'
+export type { CredentialMeta } from './typed-secret-service.js'

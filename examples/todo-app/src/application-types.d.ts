@@ -1,7 +1,9 @@
 import type { CoreConfig, CoreServices, CoreSingletonServices, CoreUserSession } from '@pikku/core/types'
 import type { EventHubService } from '@pikku/core/channel'
+import type { WorkflowService } from '@pikku/core/workflow'
 import type { TodoTopics } from './todo-events.js'
 import type { TodoStore } from './todo-store.js'
+import type { Notifier } from './notifier.js'
 
 export interface Config extends CoreConfig {
   port: number
@@ -16,6 +18,10 @@ export interface SingletonServices extends CoreSingletonServices<Config> {
   todoStore: TodoStore
   /** Pushes to-do changes to subscribed sockets and SSE streams (see src/todo-events.ts). */
   eventHub: EventHubService<TodoTopics>
+  /** Sends reminder e-mails and digest posts, built from the app's secrets (see src/notifier.ts). */
+  notifier: Notifier
+  /** Stores and drives workflow runs (see src/workflows/). Declared required, so no factory can forget it. */
+  workflowService: WorkflowService
 }
 
 export interface Services extends CoreServices<SingletonServices> {}

@@ -3,8 +3,9 @@
  * types. Modelled on packages/cli/src/functions/wirings/functions/serialize-function-types.ts (cli 0.12.113),
  * with this app's types filled in. Kept as strict as the generated file: no `any` where it has a type.
  * Differences from the generated file, each on purpose:
- * - The workflow, scenario, node-category and credentials types are left at core's defaults, as the CLI does for
- *   a project that declares none of them.
+ * - The scenario, node-category and credentials types are left at core's defaults, as the CLI does for a project
+ *   that declares none of them. The `workflow` wire is typed with `TypedWorkflow` from the workflow leaf, as the
+ *   generated file does (the app declares workflows in src/workflows/).
  * - `pikku all` refuses `auth: false` on a function built with `pikkuFunc` (PKU573, from
  *   packages/inspector/src/utils/validate-auth-sessionless.ts; only `pikkuFunc` counts as needing a session,
  *   packages/inspector/src/add/add-functions.ts). Here the factories return configs typed with their own kind of
@@ -31,6 +32,7 @@ import type { UserSession } from '../../src/application-types.js'
 import type { SingletonServices as AppSingletonServices, Services as AppServices } from '../../src/application-types.js'
 import type { FlattenedRPCMap, TypedPikkuRPC } from '../rpc/pikku-rpc-wirings-map.internal.gen.js'
 import type { RequiredSingletonServices } from '../pikku-services.gen.js'
+import type { TypedWorkflow } from '../workflow/pikku-workflow-types.gen.js'
 
 type ScopeId = string
 
@@ -41,7 +43,16 @@ export type Session = UserSession
 /** The services a wired function receives: the ones the project uses are required, secrets are removed. */
 export type WiredServices = SecretlessServices<RequiredSingletonServices & Services>
 
-type Wire<In, Out, HasSession extends boolean> = PikkuWire<In, Out, HasSession, Session, TypedPikkuRPC, null, string>
+type Wire<In, Out, HasSession extends boolean> = PikkuWire<
+  In,
+  Out,
+  HasSession,
+  Session,
+  TypedPikkuRPC,
+  null,
+  string,
+  TypedWorkflow
+>
 
 export type PikkuFunctionSessionless<
   In = unknown,
@@ -187,3 +198,16 @@ export const ref = <Name extends keyof FlattenedRPCMap>(
     func: async (_services: unknown, data: FlattenedRPCMap[Name]['input'], { rpc }: { rpc: TypedPikkuRPC }) =>
       (rpc.invoke as (name: string, data: unknown) => Promise<unknown>)(rpcName, data),
   }) as unknown as PikkuFunctionConfig<FlattenedRPCMap[Name]['input'], FlattenedRPCMap[Name]['output'], 'session' | 'rpc'>
+
+/** Renders the text an approver reads before an agent's call to a function with `approvalRequired: true` runs. */
+export type PikkuApprovalDescription<In = unknown, RequiredServices extends SecretlessServices<Services> = WiredServices> = (
+  services: RequiredServices,
+  data: In,
+) => Promise<string>
+
+export const pikkuApprovalDescription = <
+  In = unknown,
+  RequiredServices extends SecretlessServices<Services> = WiredServices,
+>(
+  fn: PikkuApprovalDescription<In, RequiredServices>,
+): PikkuApprovalDescription<In, RequiredServices> => fn

@@ -27,6 +27,12 @@ export type HTTPWiringsMap = {
   readonly '/todos/due-today': {
     readonly GET: HTTPWiringHandler<null, { type: 'due'; todo: Todo } | { type: 'end'; count: number }>
   }
+  readonly '/todos/backup': {
+    readonly POST: HTTPWiringHandler<null, { file: string; count: number }>
+  }
+  readonly '/todos/:todoId/remind': {
+    readonly POST: HTTPWiringHandler<{ todoId: string }, { reminded: boolean }>
+  }
 }
 
 export type HTTPWiringHandlerOf<

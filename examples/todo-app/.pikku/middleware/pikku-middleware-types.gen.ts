@@ -14,6 +14,7 @@ import {
   type CorePikkuChannelMiddleware,
   type CorePikkuChannelMiddlewareFactory,
 } from '@pikku/core/channel'
+import type { PikkuAgentMiddlewareHooks } from '@pikku/core/agent'
 import type { Services, SingletonServices } from '../function/pikku-function-types.gen.js'
 import type { RequiredSingletonServices } from '../pikku-services.gen.js'
 
@@ -65,3 +66,12 @@ export const pikkuChannelMiddlewareFactory = <In = unknown>(
 
 export const addChannelMiddleware = (tag: string, middleware: PikkuChannelMiddleware[]) =>
   addChannelMiddlewareCore(tag, middleware as never)
+
+// Agent middleware: hooks around an agent's model calls and tool calls. As generated, the hooks receive the
+// singleton services (no session, no wire services).
+export const pikkuAgentMiddleware = <
+  State extends Record<string, unknown> = Record<string, unknown>,
+  RequiredServices extends SingletonServices = WiredSingletonServices,
+>(
+  hooks: PikkuAgentMiddlewareHooks<State, RequiredServices>,
+): PikkuAgentMiddlewareHooks<State, RequiredServices> => hooks

@@ -1,11 +1,14 @@
 // Stand-in for .pikku/rpc/pikku-rpc-wirings-map.gen.d.ts, the map of *exposed* functions (`expose: true`) that
 // `pikku all` writes with packages/cli/src/functions/wirings/rpc/serialize-typed-rpc-map.ts (cli 0.12.113) from
-// the inspector's `rpc.exposedMeta`. The generated RPC client (pikku-rpc.gen.ts) is typed by it. The app exposes one
-// function, countOpenTodos. The app declares no workflows or agents, so their maps are empty, as the CLI writes them.
+// the inspector's `rpc.exposedMeta`. The generated RPC client (pikku-rpc.gen.ts) and React Query hooks
+// (pikku-react-query.gen.ts) are typed by it. The app exposes countOpenTodos and the board's pageTodos and
+// setTodoDone. The workflow methods are typed by the workflow leaf's map (.pikku/workflow/pikku-workflow-map.gen.d.ts),
+// which the serializer imports.
 // Difference: the serializer declares `TypedAgentRun` without `export` although pikku-rpc.gen.ts imports it; it is
 // exported here so the client compiles.
 import type { PikkuRPC } from '@pikku/core/rpc'
 import type { AgentInput } from '@pikku/core/agent'
+import type { Todo } from '../../src/todo-store.js'
 
 interface RPCHandler<I, O> {
   input: I
@@ -14,6 +17,8 @@ interface RPCHandler<I, O> {
 
 export type RPCMap = {
   readonly countOpenTodos: RPCHandler<null, { open: number; overdue: number }>
+  readonly pageTodos: RPCHandler<{ cursor?: string; done?: boolean }, { todos: Todo[]; nextCursor: string | null }>
+  readonly setTodoDone: RPCHandler<{ todoId: string; done: boolean }, Todo>
 }
 
 export type FlattenedRPCMap = RPCMap
@@ -29,15 +34,18 @@ export type RPCInvoke = <Name extends keyof FlattenedRPCMap>(
 
 export type RPCRemote = RPCInvoke
 
-type FlattenedWorkflowMap = {}
+import type { FlattenedWorkflowMap } from '../workflow/pikku-workflow-map.gen.js'
 
 export type TypedStartWorkflow = <Name extends keyof FlattenedWorkflowMap>(
   name: Name,
-  input: never,
+  input: FlattenedWorkflowMap[Name]['input'],
   options?: { startNode?: string },
 ) => Promise<{ runId: string }>
 
-export type TypedRunWorkflow = <Name extends keyof FlattenedWorkflowMap>(name: Name, input: never) => Promise<unknown>
+export type TypedRunWorkflow = <Name extends keyof FlattenedWorkflowMap>(
+  name: Name,
+  input: FlattenedWorkflowMap[Name]['input'],
+) => Promise<FlattenedWorkflowMap[Name]['output']>
 
 export type TypedWorkflowStatus = (
   workflowName: string,

@@ -1,0 +1,2 @@
+// Stand-in for the CLI's leaf index (packages/cli/src/functions/wirings/functions/serialize-leaf-index.ts).
+export * from './pikku-http-types.gen.js'

@@ -1,0 +1,12 @@
+import { z } from 'zod'
+import { defineSecret } from '#pikku/addon/secrets'
+
+// The one secret this addon reads. Declaring it is what lets the addon read it at all: an installed addon's
+// secrets service refuses every name it did not declare (unless the app grants more).
+defineSecret({
+  name: 'chat-webhook',
+  displayName: 'Team chat webhook URL',
+  description: 'The incoming-webhook URL messages are posted to',
+  secretId: 'CHAT_WEBHOOK_URL',
+  schema: z.string().url(),
+})

@@ -1,0 +1,12 @@
+import { wireAddon } from '#pikku/addon'
+
+// #region wireAddon
+// Installs the team chat addon (addon-example/) under the namespace 'chat': its function is now callable as
+// rpc.invoke('chat:postToChat', { text }), and ref('chat:postToChat') can wire it to a route or a queue.
+wireAddon({
+  name: 'chat',
+  package: '@todo-app/notify-addon',
+  // Callers need a session; an addon can be made stricter by the app, never looser.
+  auth: true,
+})
+// #endregion wireAddon

@@ -1,0 +1,83 @@
+import { pikkuFunc } from '#pikku/function'
+import type { DayPlan } from './agent.schemas.js'
+
+// #region turnTypes
+/** A tool call the agent made that waits for the user's yes or no. */
+export type PendingApproval = {
+  toolCallId: string
+  toolName: string
+  args: unknown
+  reason?: string
+  runId: string
+}
+
+/**
+ * What rpc.agent.run and rpc.agent.approve resolve to for the assistant. The generated type of run declares
+ * runId, result and usage; a run that stopped to wait for approval also carries status and pendingApprovals.
+ */
+type AssistantRun = {
+  runId: string
+  result: string
+  status?: 'completed' | 'suspended'
+  pendingApprovals?: PendingApproval[]
+}
+
+/** What the app's clients get back from one turn with the assistant. */
+export type AssistantTurn = {
+  runId: string
+  reply: string
+  pendingApprovals: PendingApproval[]
+}
+// #endregion turnTypes
+
+// #region askAssistant
+export const askAssistant = pikkuFunc<{ message: string; threadId: string }, AssistantTurn>({
+  description: 'Send one message to the to-do assistant and wait for its answer',
+  func: async (_services, { message, threadId }, { rpc, session }) => {
+    const run: AssistantRun = await rpc.agent.run('todoAssistant', { message, threadId, resourceId: session.userId })
+    return { runId: run.runId, reply: run.result, pendingApprovals: run.pendingApprovals ?? [] }
+  },
+})
+// #endregion askAssistant
+
+// #region answerApproval
+export const answerApproval = pikkuFunc<{ runId: string; toolCallId: string; approved: boolean }, AssistantTurn>({
+  description: 'Approve or decline a tool call the assistant is waiting on, and continue the run',
+  func: async (_services, { runId, toolCallId, approved }, { rpc }) => {
+    const run: AssistantRun = await rpc.agent.approve(runId, [{ toolCallId, approved }], 'todoAssistant')
+    return { runId: run.runId, reply: run.result, pendingApprovals: run.pendingApprovals ?? [] }
+  },
+})
+// #endregion answerApproval
+
+// #region streamAssistant
+export const streamAssistant = pikkuFunc<{ message: string; threadId: string }, void>({
+  description: 'Send one message to the to-do assistant and stream its answer as server-sent events',
+  func: async (_services, { message, threadId }, { rpc, session }) => {
+    await rpc.agent.stream('todoAssistant', { message, threadId, resourceId: session.userId })
+  },
+})
+// #endregion streamAssistant
+
+// #region resumeAssistant
+export const resumeAssistant = pikkuFunc<{ runId: string; toolCallId: string; approved: boolean }, void>({
+  description: 'Answer an approval request from a streamed run and stream the rest of the answer',
+  func: async (_services, { runId, toolCallId, approved }, { rpc }) => {
+    await rpc.agent.resume(runId, { toolCallId, approved })
+  },
+})
+// #endregion resumeAssistant
+
+// #region planMyDay
+export const planMyDay = pikkuFunc<void, DayPlan>({
+  description: "Ask the day planner for today's plan, as structured data the app can render",
+  func: async (_services, _data, { rpc, session }) => {
+    const { result } = await rpc.agent.run('dayPlanner', {
+      message: 'Plan my day.',
+      threadId: crypto.randomUUID(),
+      resourceId: session.userId,
+    })
+    return result
+  },
+})
+// #endregion planMyDay

@@ -1,0 +1,55 @@
+// The team inbox trigger: a tracker publishes items assigned to team members as a JSON list, and each new item
+// becomes a to-do for its assignee. See src/triggers/inbox.wiring.ts for how the two functions are joined.
+import { pikkuSessionlessFunc } from '#pikku/function'
+import { pikkuTriggerFunc } from '#pikku/trigger'
+import type { Todo } from '../todo-store.js'
+
+// #region InboxItem
+/** One item of the tracker's feed. */
+export interface InboxItem {
+  itemId: string
+  title: string
+  assigneeId: string
+  dueAt?: string
+}
+// #endregion InboxItem
+
+// #region pollInbox
+/** The source: polls the feed and fires once per item it has not seen before. */
+export const pollInbox = pikkuTriggerFunc<{ url: string; everySeconds: number }, InboxItem>(
+  async ({ logger }, { url, everySeconds }, { trigger }) => {
+    const seen = new Set<string>()
+
+    const poll = async () => {
+      try {
+        const response = await fetch(url)
+        if (!response.ok) throw new Error(`the feed answered ${response.status}`)
+        const items = (await response.json()) as InboxItem[]
+        for (const item of items) {
+          if (seen.has(item.itemId)) continue
+          seen.add(item.itemId)
+          trigger.invoke(item)
+        }
+      } catch (error) {
+        // A failed poll is logged and retried on the next tick; throwing here would stop nothing.
+        logger.warn(`Inbox poll failed: ${String(error)}`)
+      }
+    }
+
+    await poll()
+    const timer = setInterval(poll, everySeconds * 1000)
+    // The teardown: InMemoryTriggerService.stop() calls it.
+    return () => clearInterval(timer)
+  },
+)
+// #endregion pollInbox
+
+// #region createTodoFromInbox
+/** The target: runs once per fired event, with no session, so it is a sessionless function. */
+export const createTodoFromInbox = pikkuSessionlessFunc<InboxItem, Todo>({
+  description: 'Create a to-do for an item assigned to a team member in the tracker',
+  func: async ({ todoStore }, { title, assigneeId, dueAt }) => {
+    return await todoStore.create({ ownerId: assigneeId, title, dueAt, done: false })
+  },
+})
+// #endregion createTodoFromInbox
