@@ -22,9 +22,11 @@ export const createSingletonServices = pikkuServices(async (config, existingServ
     // #region notifier
     // Built from secrets and variables here, so functions receive the client and never the keys.
     notifier: createNotifier(secrets, variables, logger),
+    // #endregion notifier
+    // #region credentialService
     // Per-user credentials such as linked calendars; in memory here, a database or better-auth in production.
     credentialService: new LocalCredentialService(),
-    // #endregion notifier
+    // #endregion credentialService
     // #region workflowService
     // One process, state in memory: right for development and tests. A deployment passes a persistent one in.
     workflowService: existingServices.workflowService ?? new InMemoryWorkflowService(),

@@ -1,9 +1,9 @@
 /**
  * Stand-in for .pikku/gateway/pikku-gateway-types.gen.ts. Modelled on
  * packages/cli/src/functions/wirings/gateway/serialize-gateway-types.ts (cli 0.12.113), app variant, with this
- * app's SingletonServices filled in. One difference, on purpose: `GatewayWiring` types `func` as one of the app's
- * function configs and `adapter` as an adapter or a PikkuGatewayAdapterFactory; the generated type is core's
- * `CoreGateway`, whose `func` is `CorePikkuFunctionConfig<any, any>` and whose factory receives core's services.
+ * app's SingletonServices filled in. One difference, on purpose: `GatewayWiring` lets `adapter` be a
+ * PikkuGatewayAdapterFactory, which receives the app's services; the generated type is core's `CoreGateway`, whose
+ * factory receives core's services. `func` is as loose as in the generated type (any function config).
  */
 import { wireGateway as wireGatewayCore } from '@pikku/core/gateway'
 import type {

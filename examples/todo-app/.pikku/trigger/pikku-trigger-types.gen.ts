@@ -2,8 +2,8 @@
  * Stand-in for .pikku/trigger/pikku-trigger-types.gen.ts. Modelled on
  * packages/cli/src/functions/wirings/triggers/serialize-trigger-types.ts (cli 0.12.113), app variant, with this
  * app's SingletonServices filled in. Differences from the generated file, each on purpose:
- * - `wireTrigger` types `func` as one of the app's function configs; the generated `TriggerWiring` is core's
- *   `CoreTrigger`, whose `func` is `any`.
+ * - `wireTrigger` types `func` through the app's function config type; that is as loose as the generated
+ *   `TriggerWiring` (core's `CoreTrigger`, whose `func` is `any`), since every type argument is `any`.
  * - The schema-typed overload of `pikkuTriggerFunc` (input/output as Standard Schema) is left out: the app
  *   declares its types with generics.
  */
