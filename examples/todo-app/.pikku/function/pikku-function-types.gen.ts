@@ -3,9 +3,11 @@
  * types. Modelled on packages/cli/src/functions/wirings/functions/serialize-function-types.ts (cli 0.12.113),
  * with this app's types filled in. Kept as strict as the generated file: no `any` where it has a type.
  * Differences from the generated file, each on purpose:
- * - The scenario, node-category and credentials types are left at core's defaults, as the CLI does for a project
- *   that declares none of them. The `workflow` wire is typed with `TypedWorkflow` from the workflow leaf, as the
- *   generated file does (the app declares workflows in src/workflows/).
+ * - The scenario, personas and node-category types are left at core's defaults, as the CLI does for a project
+ *   that declares none of them (the scenario and personas defaults are spelled as PikkuWire's own property types).
+ *   The `workflow` wire is typed with `TypedWorkflow` from the workflow leaf and `getCredential` with
+ *   `CredentialsMap` from the credentials leaf, as the generated file does (the app declares workflows in
+ *   src/workflows/ and a credential in src/credentials.ts).
  * - `pikku all` refuses `auth: false` on a function built with `pikkuFunc` (PKU573, from
  *   packages/inspector/src/utils/validate-auth-sessionless.ts; only `pikkuFunc` counts as needing a session,
  *   packages/inspector/src/add/add-functions.ts). Here the factories return configs typed with their own kind of
@@ -33,6 +35,7 @@ import type { SingletonServices as AppSingletonServices, Services as AppServices
 import type { FlattenedRPCMap, TypedPikkuRPC } from '../rpc/pikku-rpc-wirings-map.internal.gen.js'
 import type { RequiredSingletonServices } from '../pikku-services.gen.js'
 import type { TypedWorkflow } from '../workflow/pikku-workflow-types.gen.js'
+import type { CredentialsMap } from '../credentials/pikku-credentials.gen.js'
 
 type ScopeId = string
 
@@ -51,7 +54,11 @@ type Wire<In, Out, HasSession extends boolean> = PikkuWire<
   TypedPikkuRPC,
   null,
   string,
-  TypedWorkflow
+  TypedWorkflow,
+  unknown,
+  NonNullable<PikkuWire['scenario']>,
+  NonNullable<PikkuWire['actors']>,
+  CredentialsMap
 >
 
 export type PikkuFunctionSessionless<

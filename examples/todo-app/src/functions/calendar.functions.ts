@@ -1,7 +1,6 @@
 import { pikkuFunc } from '#pikku/function'
 import { MissingCredentialError, NotFoundError } from '#pikku/error'
 import { TypedCredentialService } from '#pikku/credentials'
-import type { CalendarToken } from '../credentials.js'
 import { isTodoOwner } from '../permissions.js'
 
 // #region addTodoToCalendar
@@ -15,7 +14,8 @@ export const addTodoToCalendar = pikkuFunc<{ todoId: string }, { eventId: string
     if (!todo?.dueAt) throw new NotFoundError(`No to-do with a due date has id ${todoId}`)
 
     // Loaded for the caller (session.userId) on first use; null until they have linked an account.
-    const calendar = await wire.getCredential?.<CalendarToken>('google-calendar')
+    // Typed from the generated CredentialsMap: { accessToken: string } | null.
+    const calendar = await wire.getCredential?.('google-calendar')
     if (!calendar) throw new MissingCredentialError('google-calendar', 'oauth2')
 
     const response = await fetch('https://www.googleapis.com/calendar/v3/calendars/primary/events', {
