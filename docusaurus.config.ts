@@ -4,6 +4,7 @@ import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { Options as RedirectOptions } from '@docusaurus/plugin-client-redirects';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import remarkAppCode from './src/plugins/remark-app-code.mjs';
+import appSnippets from './src/plugins/app-snippets';
 import { inertAnalyticsId, announcementId, latestRelease, latestReleaseHref, site } from './src/data/site';
 import { redirects } from './src/data/redirects';
 import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
@@ -118,6 +119,7 @@ const config = {
   ],
 
   plugins: [
+    appSnippets,
     [
       '@docusaurus/plugin-content-docs',
       {
@@ -189,6 +191,8 @@ const config = {
             { label: 'HTTP', to: '/docs/http' },
             { label: 'Channels', to: '/docs/channels' },
             { label: 'Queues', to: '/docs/queue' },
+            { label: 'Workflows', to: '/docs/workflows' },
+            { label: 'AI agents', to: '/docs/ai-agents' },
             { label: 'Runtimes', to: '/docs/runtimes' },
           ],
         },
@@ -196,6 +200,7 @@ const config = {
           title: 'Reference',
           items: [
             { label: 'CLI', to: '/docs/cli' },
+            { label: 'CLI error codes', to: '/docs/pikku-cli/errors' },
             { label: 'Skills for AI assistants', to: '/docs/skills' },
             { label: 'Tags', to: '/docs/tags' },
             { label: 'Why Pikku?', to: '/why' },

@@ -3,6 +3,7 @@ import type { SidebarsConfig } from '@docusaurus/plugin-content-docs';
 /** One entry of a sidebar's item list. */
 type SidebarItem = Extract<SidebarsConfig[string], unknown[]>[number];
 import skillsSidebars from './sidebarsSkills';
+import cliErrors from './src/data/cli-errors.json';
 
 /** A category whose own page is the section's index.mdx, listing the given pages in order. */
 const section = (label: string, dir: string, pages: string[]): SidebarItem => ({
@@ -18,6 +19,24 @@ const group = (label: string, dir: string, pages: string[]): SidebarItem => ({
   label,
   items: pages.map((page) => `${dir}/${page}`),
 });
+
+/** The CLI error reference: its index, then one collapsed category per area with a page per code. */
+const errorAreas = [...new Set(cliErrors.codes.map((c) => c.area))];
+const cliErrorReference: SidebarItem = {
+  type: 'category',
+  label: 'CLI error codes',
+  link: { type: 'doc', id: 'pikku-cli/errors/index' },
+  collapsed: true,
+  items: errorAreas.map((area): SidebarItem => ({
+    type: 'category',
+    label: area,
+    collapsed: true,
+    items: cliErrors.codes
+      .filter((c) => c.area === area)
+      .map((c) => `pikku-cli/errors/${c.code.toLowerCase()}`)
+      .sort(),
+  })),
+};
 
 /** The docs sidebar reads as a learning path: start, learn the core, wire it, run it, look things up. */
 const sidebars = {
@@ -42,14 +61,23 @@ const sidebars = {
       'middleware',
       'errors',
       'testing',
+      'secrets',
+      'variables',
+      'credentials',
+      'versioning',
       'pikku-cli',
     ]),
     section('HTTP', 'http', ['router', 'cors', 'fetch-client', 'openapi', 'server-sent-events']),
     section('Channels', 'channels', ['channel-route', 'websocket-client']),
     section('Queues', 'queue', ['client', 'examples']),
     'scheduled-tasks',
-    section('RPCs', 'rpcs', ['internal', 'external']),
+    section('RPCs', 'rpcs', ['internal', 'external', 'remote', 'react-query']),
     section('MCP', 'mcp', ['tools', 'resources', 'prompts']),
+    section('Workflows', 'workflows', ['steps', 'graph', 'runs', 'persistence']),
+    section('AI agents', 'ai-agents', ['tools', 'memory-and-output', 'approval-and-middleware', 'providers']),
+    { type: 'doc', id: 'triggers/index', label: 'Triggers' },
+    { type: 'doc', id: 'gateways/index', label: 'Gateways' },
+    section('Addons', 'addons', ['authoring', 'consuming']),
     group('Authentication', 'middleware', ['auth-jwt', 'auth-cookie', 'auth-apikey']),
     section('Runtimes', 'runtimes', [
       'express-middleware',
@@ -63,6 +91,9 @@ const sidebars = {
       'pg-boss',
       'mcp-server',
     ]),
+    { type: 'doc', id: 'deploy/index', label: 'Deploy' },
+    { type: 'doc', id: 'storage/index', label: 'Storage back-ends' },
+    { type: 'doc', id: 'console/index', label: 'Console and pikku dev' },
     group('Custom runtimes', 'custom-runtimes', [
       'http',
       'websocket-handler',
@@ -83,6 +114,7 @@ const sidebars = {
       'exception',
     ]),
     'cli',
+    cliErrorReference,
     group('Comparisons', 'comparison', ['hono', 'nestjs']),
   ],
   ...skillsSidebars,

@@ -60,37 +60,25 @@ export function extractBlocks(file) {
   return blocks;
 }
 
-/** The home page's showcase samples, read from src/data/showcase.ts: { file, line, lang, meta, code }. */
+/**
+ * The home page's showcase (src/data/showcase.ts): each `{ file, region }` entry is shown from the app by the
+ * app-snippets plugin, so it is checked as a pulled block: { file, line, lang, meta, code: '' }.
+ */
 export function showcaseBlocks(file = join(ROOT, 'src', 'data', 'showcase.ts')) {
   if (!existsSync(file)) return [];
-  const text = readFileSync(file, 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const blocks = [];
-  const lineOf = (node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
   const visit = (node) => {
     if (ts.isObjectLiteralExpression(node)) {
       const prop = (name) =>
         node.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
-      const code = prop('code');
-      const title = prop('title');
-      if (code && (ts.isNoSubstitutionTemplateLiteral(code) || ts.isStringLiteral(code)))
-        blocks.push({
-          file,
-          line: lineOf(code) - 1,
-          lang: 'ts',
-          meta: parseMeta(`title="${title && ts.isStringLiteral(title) ? title.text : ''}"`),
-          code: code.text,
-        });
-    }
-    if (ts.isVariableDeclaration(node) && node.initializer && ts.isNoSubstitutionTemplateLiteral(node.initializer)) {
-      const title = /title="([^"]+)"/.exec(text.slice(0, node.getStart()).split('\n').slice(-3).join('\n'));
-      blocks.push({
-        file,
-        line: lineOf(node.initializer) - 1,
-        lang: 'ts',
-        meta: { title: title?.[1] ?? '' },
-        code: node.initializer.text,
-      });
+      const target = prop('file');
+      const region = prop('region');
+      if (target && ts.isStringLiteral(target)) {
+        const meta = { file: target.text, ...(region && ts.isStringLiteral(region) ? { region: region.text } : {}) };
+        const line = source.getLineAndCharacterOfPosition(node.getStart()).line;
+        blocks.push({ file, line, lang: 'ts', meta, code: '' });
+      }
     }
     ts.forEachChild(node, visit);
   };
@@ -166,6 +154,60 @@ export function checkSamples(blocks) {
   return { blocks, counts, problems };
 }
 
+/**
+ * The inspector check behind PKU573 (packages/inspector/src/utils/validate-auth-sessionless.ts): a route that
+ * sets `auth: false`, itself or through its wireHTTPRoutes group, for a function built with `pikkuFunc` (the only
+ * factory the inspector counts as needing a session). tsc accepts it; `pikku all` refuses it. Returns the nodes.
+ */
+export function authFalseOnSessionFunction(sourceFile, checker) {
+  const found = [];
+  const prop = (obj, name) =>
+    obj.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
+  const isFalse = (node) => node?.kind === ts.SyntaxKind.FalseKeyword;
+  const isPikkuFunc = (node) => {
+    if (!node || !ts.isIdentifier(node)) return false;
+    let symbol = checker.getSymbolAtLocation(node);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    const decl = symbol?.declarations?.[0];
+    const init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+    return !!init && ts.isCallExpression(init) && init.expression.getText() === 'pikkuFunc';
+  };
+  const checkRoute = (route, inheritedAuth) => {
+    const auth = prop(route, 'auth');
+    const off = auth ? isFalse(auth) : inheritedAuth === false;
+    if (off && isPikkuFunc(prop(route, 'func'))) found.push(route);
+  };
+  const checkRoutes = (routes, groupAuth) => {
+    if (!routes) return;
+    const entries = ts.isArrayLiteralExpression(routes)
+      ? routes.elements
+      : ts.isObjectLiteralExpression(routes)
+        ? routes.properties.filter(ts.isPropertyAssignment).map((p) => p.initializer)
+        : [];
+    for (const entry of entries) {
+      if (!ts.isObjectLiteralExpression(entry)) continue;
+      if (prop(entry, 'routes')) {
+        const auth = prop(entry, 'auth');
+        checkRoutes(prop(entry, 'routes'), auth ? !isFalse(auth) : groupAuth);
+      } else checkRoute(entry, groupAuth);
+    }
+  };
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isObjectLiteralExpression(node.arguments[0] ?? node)) {
+      const name = node.expression.getText();
+      const arg = node.arguments[0];
+      if (name === 'wireHTTP') checkRoute(arg, undefined);
+      if (name === 'wireHTTPRoutes') {
+        const auth = prop(arg, 'auth');
+        checkRoutes(prop(arg, 'routes'), auth ? !isFalse(auth) : undefined);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
 /** One program over the app and every virtual block; diagnostics mapped back to their pages. */
 function compile(virtual) {
   const configPath = join(APP_DIR, 'tsconfig.json');
@@ -225,9 +267,28 @@ function compile(virtual) {
     if (!byFile.has(f)) byFile.set(f, []);
     byFile.get(f).push(d);
   }
+  const checker = program.getTypeChecker();
+  const pku573 = (f) =>
+    authFalseOnSessionFunction(program.getSourceFile(f), checker).map((node) => ({
+      line: program.getSourceFile(f).getLineAndCharacterOfPosition(node.getStart()).line,
+    }));
+  for (const f of config.fileNames.filter((n) => /\.tsx?$/.test(n) && !n.endsWith('.d.ts')))
+    for (const { line } of pku573(f))
+      problems.push(`${relative(ROOT, f)}:${line + 1}: PKU573: auth: false on a function built with pikkuFunc`);
   for (const [f, b] of virtual) {
     const diags = byFile.get(f) ?? [];
     byFile.delete(f);
+    const cliFound = pku573(f);
+    if (b.meta['cli-error'] === 'PKU573') {
+      if (!cliFound.length)
+        problems.push(
+          `${relative(ROOT, b.file)}:${b.line}: marked cli-error="PKU573" but wires no pikkuFunc with auth: false`,
+        );
+    } else
+      for (const { line } of cliFound)
+        problems.push(
+          `${relative(ROOT, b.file)}:${b.line + 1 + line}: PKU573: auth: false on a function built with pikkuFunc (pikku all refuses it)`,
+        );
     const where = (d) => `${relative(ROOT, b.file)}:${b.line + 1 + d.file.getLineAndCharacterOfPosition(d.start).line}`;
     const text = (d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]}`;
     if (b.meta.mistake) {

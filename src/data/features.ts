@@ -32,4 +32,14 @@ export const features: Feature[] = [
     body: 'Mark a function with mcp: true and it becomes a Model Context Protocol tool, with its schema generated from its types.',
     href: '/docs/mcp',
   },
+  {
+    title: 'Durable workflows',
+    body: 'Chain functions into workflows whose every step is recorded, so a run can sleep, retry, wait for approval and resume after a restart.',
+    href: '/docs/workflows',
+  },
+  {
+    title: 'Agents with your functions as tools',
+    body: 'Declare an AI agent and hand it the functions you already wrote as tools. Runs stream, persist, and stop for approval before a risky call.',
+    href: '/docs/ai-agents',
+  },
 ];

@@ -1,95 +1,25 @@
 /**
- * The home page's code showcase: one function from the team to-do app, then the files that wire it
- * to each transport. Names follow the fact sheets (0.12 API); the docs pages explain each one.
+ * The home page's code showcase: `getTodo` from the team to-do app in examples/todo-app, then the app's files that
+ * reach it, or a function beside it, on each transport. Only the file and region are named here: the app-snippets
+ * plugin (src/plugins/app-snippets.ts) reads the code from the app at build time, so the home page cannot drift from
+ * the app the site compiles.
  */
-export type ShowcaseTab = { value: string; label: string; title: string; code: string };
+export type AppSnippet = { file: string; region?: string };
+export type ShowcaseTab = AppSnippet & { value: string; label: string };
 
-export const functionSample = `import { pikkuFunc } from '#pikku'
-import { NotFoundError } from '@pikku/core'
-import type { Todo } from '../todo.types.js'
-
-export const getTodo = pikkuFunc<{ todoId: string }, Todo>({
-  description: 'Fetch one to-do by id',
-  mcp: true,
-  func: async ({ todoStore }, { todoId }) => {
-    const todo = await todoStore.get(todoId)
-    if (!todo) throw new NotFoundError(\`No to-do with id \${todoId}\`)
-    return todo
-  },
-})`;
+export const functionSample: AppSnippet = { file: 'src/functions/todos.functions.ts', region: 'getTodo' };
 
 export const wiringTabs: ShowcaseTab[] = [
-  {
-    value: 'http',
-    label: 'HTTP',
-    title: 'src/wirings/todos.http.ts',
-    code: `import { wireHTTP } from '#pikku'
-import { getTodo } from '../functions/todos.functions.js'
-
-// GET /todos/123 -> { todoId: '123' }
-wireHTTP({ method: 'get', route: '/todos/:todoId', func: getTodo })`,
-  },
-  {
-    value: 'channel',
-    label: 'WebSocket',
-    title: 'src/wirings/todos.channel.ts',
-    code: `import { wireChannel } from '#pikku'
-import { getTodo } from '../functions/todos.functions.js'
-
-// { "action": "getTodo", "todoId": "123" } -> the same function
-wireChannel({
-  name: 'todos',
-  route: '/todos/live',
-  onMessageWiring: { action: { getTodo } },
-})`,
-  },
-  {
-    value: 'rpc',
-    label: 'RPC',
-    title: 'src/functions/digest.functions.ts',
-    code: `import { pikkuFunc } from '#pikku'
-
-// Another function calls it by name, typed from the generated RPC map.
-export const describeTodo = pikkuFunc<{ todoId: string }, string>({
-  func: async (_services, { todoId }, { rpc }) => {
-    const todo = await rpc.invoke('getTodo', { todoId })
-    return \`\${todo.title} (\${todo.done ? 'done' : 'open'})\`
-  },
-})`,
-  },
-  {
-    value: 'mcp',
-    label: 'MCP',
-    title: 'src/functions/todos.functions.ts',
-    code: `// mcp: true in the function's config is the whole wiring.
-// The CLI writes the tool's JSON schema from { todoId: string },
-// and @pikku/modelcontextprotocol serves it to AI agents.
-export const getTodo = pikkuFunc<{ todoId: string }, Todo>({
-  description: 'Fetch one to-do by id',
-  mcp: true,
-  func: async ({ todoStore }, { todoId }) => { /* as before */ },
-})`,
-  },
-  {
-    value: 'queue',
-    label: 'Queue',
-    title: 'src/wirings/reminders.queue.ts',
-    code: `import { wireQueueWorker } from '#pikku'
-import { sendReminder } from '../functions/reminders.functions.js'
-
-// Jobs on 'todo-reminders' run sendReminder; retries come from the job options.
-wireQueueWorker({ name: 'todo-reminders', func: sendReminder })`,
-  },
-  {
-    value: 'cron',
-    label: 'Cron',
-    title: 'src/wirings/digest.scheduler.ts',
-    code: `import { wireScheduler } from '#pikku'
-import { sendDailyDigest } from '../functions/digest.functions.js'
-
-// Every day at 09:00 UTC.
-wireScheduler({ name: 'daily-digest', schedule: '0 9 * * *', func: sendDailyDigest })`,
-  },
+  { value: 'http', label: 'HTTP', file: 'src/wirings/todos.http.ts' },
+  { value: 'channel', label: 'WebSocket', file: 'src/wirings/todos.channel.ts' },
+  { value: 'rpc', label: 'RPC', file: 'src/functions/todos.mcp.ts', region: 'todoResource' },
+  { value: 'mcp', label: 'MCP', file: 'src/wirings/todos.mcp.ts', region: 'resource' },
+  { value: 'queue', label: 'Queue', file: 'src/wirings/reminders.queue.ts' },
+  { value: 'cron', label: 'Cron', file: 'src/wirings/digest.scheduler.ts' },
 ];
+
+/** Every snippet the home page shows, keyed by file and region (the key the plugin stores the code under). */
+export const snippetKey = ({ file, region }: AppSnippet): string => (region ? `${file}#${region}` : file);
+export const showcaseSnippets: AppSnippet[] = [functionSample, ...wiringTabs];
 
 export const installCommand = 'npm create pikku@latest my-app';

@@ -288,6 +288,16 @@ describe('search', () => {
     await context.close();
   });
 
+  test("searching an error code the CLI printed finds that code's page first", async () => {
+    const { context, page } = await open('/docs');
+    await searchBox(page).click();
+    await searchBox(page).pressSequentially('PKU573', { delay: 20 });
+    await page.locator('.navbar [role="listbox"] [role="option"]').first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/docs/pikku-cli/errors/pku573');
+    await context.close();
+  });
+
   test('the search page lists results from the docs and the blog', async () => {
     const { context, page } = await open('/search?q=queue');
     const results = page.locator('article h2 a');

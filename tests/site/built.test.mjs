@@ -58,6 +58,19 @@ test("the spec's fixed requirements hold, as minimums: every mapped route, alias
   assert.ok(htmlFileFor('/blog/page/2'), 'the blog list has a second page');
 });
 
+test("every URL the CLI prints for an error code is that code's page, and search finds it by its code", () => {
+  const { codes } = JSON.parse(readFileSync(join(REPO, 'src', 'data', 'cli-errors.json'), 'utf8'));
+  for (const { code } of codes) {
+    const route = `/docs/pikku-cli/errors/${code.toLowerCase()}`;
+    assert.ok(htmlFileFor(route), `${route} is built`);
+    assert.match(readHtml(route), new RegExp(`<h1[^>]*>${code}\\b`), `${route} is headed by ${code}`);
+  }
+  const index = readdirSync(BUILD).find((f) => /^search-index.*\.json$/.test(f));
+  assert.ok(index, 'the search index is built');
+  const searchIndex = readFileSync(join(BUILD, index), 'utf8').toLowerCase();
+  for (const { code } of codes) assert.ok(searchIndex.includes(code.toLowerCase()), `search indexes ${code}`);
+});
+
 test('every page has a title, a meta description and one h1', () => {
   for (const route of allPages) {
     const html = readHtml(route);

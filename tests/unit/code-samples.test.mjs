@@ -59,10 +59,13 @@ test('a sample importing the removed root barrel or the #pikku hub fails', () =>
   assert.match(problems, /removed-layout\.mdx:7: the '@pikku\/core' root barrel was removed/);
 });
 
-test('the stand-in is strict: each wrong use of the app fails to compile', () => {
+test("the stand-in is strict, and the check runs the CLI's PKU573: each wrong use of the app fails", () => {
   assert.match(problemsOf('wrong-input.mdx').join(), /wrong-input\.mdx:10: TS2353: .*'id' does not exist/);
   assert.match(problemsOf('route-param.mdx').join(), /route-param\.mdx:9: TS2345: .*"id", "not in"/);
-  assert.match(problemsOf('auth-false.mdx').join(), /auth-false\.mdx:9: TS2345/);
+  assert.match(
+    problemsOf('auth-false.mdx').join(),
+    /auth-false\.mdx:9: PKU573: auth: false on a function built with pikkuFunc/,
+  );
   assert.match(problemsOf('undeclared-service.mdx').join(), /undeclared-service\.mdx:9: TS2339: Property 'mailer'/);
 });
 

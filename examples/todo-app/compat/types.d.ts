@@ -18,7 +18,8 @@ export type {
 export type { CreateSingletonServices, CreateWireServices } from '../../../node_modules/@pikku/core/dist/ecosystem.js'
 
 // Since 0.12.85 (c127273) `wire.getCredential` is typed from the project's generated CredentialsMap, passed as
-// PikkuWire's twelfth type parameter (packages/core/src/types/core.types.ts `GetCredential`, `PikkuWire`).
+// PikkuWire's twelfth type parameter (packages/core/src/types/core.types.ts `GetCredential`, `PikkuWire`). Here the
+// typed reader is intersected in front of the 0.12.84 wire, so its overloads are tried first.
 /** Reads one credential: typed from the map for a declared name, or with an explicit type for any other. */
 export type GetCredential<TCredentials = Record<string, unknown>> = {
   <K extends keyof TCredentials & string>(name: K): TCredentials[K] | null | Promise<TCredentials[K] | null>
@@ -38,22 +39,19 @@ export type PikkuWire<
   TypedScenario extends PikkuScenarioWire<any> | never = PikkuScenarioWire<any>,
   TypedActors extends ScenarioPersonas = ScenarioPersonas,
   TypedCredentials = Record<string, unknown>,
-> = Omit<
-  PikkuWire0_12_84<
-    In,
-    Out,
-    HasInitialSession,
-    UserSession,
-    TypedRPC,
-    IsChannel,
-    MCPTools,
-    TypedWorkflow,
-    TriggerOutput,
-    TypedScenario,
-    TypedActors
-  >,
-  'getCredential'
-> & {
+> = {
   /** Get a single credential by name; lazy-loads from the CredentialService on first call, sync thereafter. */
   getCredential?: GetCredential<TypedCredentials>
-}
+} & PikkuWire0_12_84<
+  In,
+  Out,
+  HasInitialSession,
+  UserSession,
+  TypedRPC,
+  IsChannel,
+  MCPTools,
+  TypedWorkflow,
+  TriggerOutput,
+  TypedScenario,
+  TypedActors
+>

@@ -3,7 +3,8 @@ import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import CodeBlock from '@theme/CodeBlock';
 import Link from '@docusaurus/Link';
-import { functionSample, wiringTabs } from '@site/src/data/showcase';
+import snippets from '@generated/app-snippets/default/snippets.json';
+import { functionSample, snippetKey, wiringTabs } from '@site/src/data/showcase';
 import styles from './styles.module.css';
 
 /** One function on the left, the wiring for each transport on the right. */
@@ -16,21 +17,22 @@ export default function HomeShowcase(): ReactNode {
         </h2>
         <p className={styles.intro}>
           This is <code>getTodo</code> from the team to-do app the docs build. The function knows nothing about HTTP or
-          sockets: it gets its services, its input and the call's context, and returns a value. Each tab is a separate
-          file that attaches it to a transport. Sessions, validation and permissions behave the same on all of them.
+          sockets: it gets its services, its input and the call's context, and returns a value. Each tab is a file of
+          the same app that reaches it, or a function beside it, on another transport. Sessions, validation and
+          permissions behave the same on all of them.
         </p>
         <div className={styles.grid}>
           <div className={styles.pane}>
-            <CodeBlock language="ts" title="src/functions/todos.functions.ts">
-              {functionSample}
+            <CodeBlock language="ts" title={functionSample.file}>
+              {snippets[snippetKey(functionSample)]}
             </CodeBlock>
           </div>
           <div className={styles.pane}>
             <Tabs groupId="home-wiring" className={styles.tabs}>
               {wiringTabs.map((tab) => (
                 <TabItem key={tab.value} value={tab.value} label={tab.label}>
-                  <CodeBlock language="ts" title={tab.title}>
-                    {tab.code}
+                  <CodeBlock language="ts" title={tab.file}>
+                    {snippets[snippetKey(tab)]}
                   </CodeBlock>
                 </TabItem>
               ))}

@@ -1,7 +1,9 @@
 /**
  * Stand-in for .pikku/credentials/pikku-credentials.gen.ts, which `pikku all` writes from the project's
  * `defineCredential` calls. Modelled on packages/cli/src/functions/wirings/credentials/serialize-credentials-types.ts
- * (cli 0.12.113), with this app's declaration (src/credentials.ts) filled in. No deliberate differences.
+ * (cli 0.12.113), with this app's declaration (src/credentials.ts) filled in. No deliberate differences in the TypeScript.
+ * The JSON sidecar beside this file holds the declarations; its `sourceFile` paths are relative to the app here,
+ * where the CLI writes the absolute path of the declaring file.
  */
 import { TypedCredentialService as CoreTypedCredentialService } from '@pikku/core/services'
 import type { CredentialMetaInfo } from '@pikku/core/services'

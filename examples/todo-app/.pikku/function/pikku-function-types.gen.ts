@@ -8,12 +8,10 @@
  *   The `workflow` wire is typed with `TypedWorkflow` from the workflow leaf and `getCredential` with
  *   `CredentialsMap` from the credentials leaf, as the generated file does (the app declares workflows in
  *   src/workflows/ and a credential in src/credentials.ts).
- * - `pikku all` refuses `auth: false` on a function built with `pikkuFunc` (PKU573, from
- *   packages/inspector/src/utils/validate-auth-sessionless.ts; only `pikkuFunc` counts as needing a session,
- *   packages/inspector/src/add/add-functions.ts). Here the factories return configs typed with their own kind of
- *   function, so the same wiring is a type error and the site's compile check catches it.
- * - A sessionless function's `wire.session` is typed as possibly undefined, as it is at run time; the generated
- *   type marks it present.
+ * - Each factory returns a config typed with its own kind of function (the generated file returns the union of
+ *   both kinds); the two kinds are the same type, as in the generated file, so this changes no assignment.
+ *   `auth: false` on a `pikkuFunc` compiles here as it does there: `pikku all` is what refuses it (PKU573), and
+ *   scripts/code-samples.mjs runs the same check on the site's samples.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { PickRequired } from '@pikku/core/utils'
@@ -71,7 +69,7 @@ export type PikkuFunctionSessionless<
   Out,
   RequiredServices,
   Session,
-  PickRequired<Wire<In, Out, false>, Exclude<RequiredWires, 'session'>>
+  PickRequired<Wire<In, Out, false>, RequiredWires>
 >
 
 export type PikkuFunction<

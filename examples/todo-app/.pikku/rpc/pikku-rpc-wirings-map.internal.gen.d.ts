@@ -41,6 +41,13 @@ export type RPCMap = {
     { runId: string },
     { status: WorkflowStatus; steps: Array<{ name: string; status: string }> }
   >
+  readonly emailReminder: RPCHandler<{ todoId: string; to: string }, { sent: boolean }>
+  readonly listOverdueTodos: RPCHandler<void, { escalateAfterHours: number; todos: Todo[] }>
+  readonly addTodoToCalendar: RPCHandler<{ todoId: string }, { eventId: string }>
+  readonly listMyConnections: RPCHandler<
+    void,
+    { connections: { name: string; displayName: string; connected: boolean }[] }
+  >
 }
 
 // As serialize-typed-rpc-map.ts merges them: each addon installed with wireAddon (src/addons/notify.addon.ts)

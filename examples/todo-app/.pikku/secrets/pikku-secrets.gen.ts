@@ -1,10 +1,12 @@
 /**
  * Stand-in for .pikku/secrets/pikku-secrets.gen.ts, which `pikku all` writes from the project's `defineSecret` calls.
  * Modelled on packages/cli/src/functions/wirings/secrets/serialize-secrets-types.ts (cli 0.12.113), with this app's
- * declarations (src/secrets.ts) filled in. No deliberate differences: an `optional` secret becomes an optional
+ * declarations (src/secrets.ts) filled in. No deliberate differences in the TypeScript: an `optional` secret becomes an optional
  * property of the map, which is what makes the typed `getSecret` resolve `undefined` for it. The app's OAuth2 app
  * secret is an ordinary `defineSecret` (src/credentials.ts); the serializer gives only a secret declared with `oauth2`
  * meta the OAuth2AppCredential / OAuth2Token entries, and `defineSecret` takes no `oauth2` field.
+ * The JSON sidecar beside this file holds the declarations; its `sourceFile` paths are relative to the app here,
+ * where the CLI writes the absolute path of the declaring file.
  */
 import { TypedSecretService as CoreTypedSecretService } from '@pikku/core/services'
 import type { CredentialMeta } from '@pikku/core/services'

@@ -1,8 +1,10 @@
 /**
  * Stand-in for .pikku/variables/pikku-variables.gen.ts, which `pikku all` writes from the project's `defineVariable`
  * calls. Modelled on packages/cli/src/functions/wirings/variables/serialize-variables-types.ts (cli 0.12.113), with
- * this app's declarations (src/variables.ts) filled in. No deliberate differences: as generated, the map has every
+ * this app's declarations (src/variables.ts) filled in. No deliberate differences in the TypeScript: as generated, the map has every
  * declared variable as a plain property whether it is optional or not, because `get` already returns `T | undefined`.
+ * The JSON sidecar beside this file holds the declarations; its `sourceFile` paths are relative to the app here,
+ * where the CLI writes the absolute path of the declaring file.
  */
 import {
   TypedVariablesService as CoreTypedVariablesService,

@@ -31,7 +31,7 @@ export const pageTodos = pikkuFunc<
 // #region setTodoDone
 /** The board's checkbox. It goes through updateTodo, so the owner check of isTodoOwner runs on the way. */
 export const setTodoDone = pikkuFunc<{ todoId: string; done: boolean }, Todo>({
-  description: 'Tick or untick one of your to-dos',
+  description: 'Mark one of your to-dos done, or open again',
   expose: true,
   func: async (_services, { todoId, done }, { rpc }) => await rpc.invoke('updateTodo', { todoId, done }),
 })
