@@ -25,10 +25,10 @@ export const inertAnalyticsId = 'G-0000000000';
 
 /** The newest release post. The announcement bar's id and link derive from it. */
 export const latestRelease = {
-  version: '0.10',
-  date: '2025-11-09',
-  slug: 'pikku-0.10',
-  headline: 'Pikku 0.10 is out: tree-shaking by service and CLI wirings',
+  version: '0.12',
+  date: '2026-02-26',
+  slug: 'pikku-0.12',
+  headline: 'Pikku 0.12 is out: AI agents, workflow graphs and remote RPC',
 } as const;
 
 const [year, month, day] = latestRelease.date.split('-');
