@@ -33,12 +33,12 @@ export function installedPackages(code) {
     .filter((arg) => !arg.startsWith('-'));
 }
 
-test('every package a skill installs is pinned to a version', () => {
+test('every package a skill installs is pinned to an exact version', () => {
   const unpinned = skillNames.flatMap((name) =>
     fences(body(name))
       .filter((f) => f.lang === 'bash')
       .flatMap((f) => installedPackages(f.code))
-      .filter((pkg) => !/^(@[^/]+\/)?[^@]+@\d/.test(pkg) && !/^github:[^#]+#v\d/.test(pkg))
+      .filter((pkg) => !/^(@[^/]+\/)?[^@]+@\d+\.\d+\.\d+$/.test(pkg) && !/^github:[^#]+#v\d+\.\d+\.\d+$/.test(pkg))
       .map((pkg) => `${name}: ${pkg}`),
   );
   assert.deepEqual(unpinned, []);
@@ -64,6 +64,7 @@ test('no skill silently overwrites a file an earlier skill wrote', () => {
 
 test('the checks catch an unpinned install and read fences with their titles', () => {
   assert.deepEqual(installedPackages('npm install @pikku/core@0.12.90 zod --save-dev'), ['@pikku/core@0.12.90', 'zod']);
+  assert.doesNotMatch('express@5', /^(@[^/]+\/)?[^@]+@\d+\.\d+\.\d+$/, 'a major version alone is not a pin');
   const [f] = fences('Replace `src/a.ts` now.\n\n```ts title="src/a.ts"\nx\n```\n');
   assert.equal(f.meta.title, 'src/a.ts');
   assert.match(f.before, /Replace `src\/a\.ts`/);
