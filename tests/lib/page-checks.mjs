@@ -57,23 +57,31 @@ export async function settle(page, problems) {
   }
 }
 
-/** Switch the page to dark mode with the navbar toggle, as a reader would, and wait for it to apply. */
+/**
+ * Switch the page to dark mode with the navbar toggle, as a reader would, and wait until it is painted: the theme
+ * attribute is set and two frames have rendered (reduced motion leaves no transition to wait for).
+ */
 export async function switchToDark(page) {
   const toggle = page.locator('.navbar button[title*="mode" i]').first();
   for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark'; i++)
     await toggle.click();
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-  await settle(page);
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
 }
 
-/** The site's chrome: the same on every page of a layout, so it is checked once per layout (see `chrome`). */
-export const CHROME = ['.navbar', '.navbar-sidebar', '.footer', '.theme-doc-sidebar-container'];
+/**
+ * What looks the same on every page of a layout, so it is checked once per layout (see `chrome`): the navbar,
+ * sidebars and footer, and the code blocks, whose colours come from the two Prism themes alone.
+ */
+export const CHROME = ['.navbar', '.navbar-sidebar', '.footer', '.theme-doc-sidebar-container', '.prism-code'];
 /** The rules that depend on the colour mode; dark mode reruns only these. */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
 /**
  * axe violations of the loaded page: every WCAG 2.1 A/AA rule in light mode, then the colour rules in dark mode.
- * With `chrome: false` the navbar, sidebar and footer are left out, for pages whose layout was checked in full.
+ * With `chrome: false` the shared parts (CHROME) are left out, for pages whose layout was checked in full.
  */
 export async function axeBothModes(page, route, { chrome = true } = {}) {
   const builder = () => {
