@@ -1,9 +1,26 @@
 // Checks a page in the browser, shared by the route suite and the fixtures that prove each
 // check can fail: heading, images, console and requests, and axe (WCAG 2.1 A/AA) per color mode.
 import assert from 'node:assert/strict';
-import { AxeBuilder } from '@axe-core/playwright';
+import { createRequire } from 'node:module';
 
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Load axe-core into every page of a context before its own scripts: once a page load, not once a check. */
+export const preloadAxe = (context) => context.addInitScript({ path: AXE_SOURCE });
+
+/** Run axe on the loaded page (loading it first if the context did not): violations only. */
+async function runAxe(page, { exclude, tags, rules }) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
+  return page.evaluate(
+    ({ exclude, tags, rules }) =>
+      window.axe.run(exclude.length ? { exclude: exclude.map((selector) => [selector]) } : document, {
+        runOnly: rules ? { type: 'rule', values: rules } : { type: 'tag', values: tags },
+        resultTypes: ['violations'],
+      }),
+    { exclude, tags, rules },
+  );
+}
 
 /** Images that failed to load on the page. */
 export const brokenImages = (page) =>
@@ -84,16 +101,12 @@ export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
  * With `chrome: false` the shared parts (CHROME) are left out, for pages whose layout was checked in full.
  */
 export async function axeBothModes(page, route, { chrome = true } = {}) {
-  const builder = () => {
-    const b = new AxeBuilder({ page });
-    if (!chrome) for (const selector of CHROME) b.exclude(selector);
-    return b;
-  };
+  const exclude = chrome ? [] : CHROME;
   const found = [];
-  const light = await builder().withTags(WCAG_TAGS).analyze();
+  const light = await runAxe(page, { exclude, tags: WCAG_TAGS });
   found.push(...describeViolations(route, 'light', light.violations));
   await switchToDark(page);
-  const dark = await builder().withRules(COLOUR_RULES).analyze();
+  const dark = await runAxe(page, { exclude, rules: COLOUR_RULES });
   found.push(...describeViolations(route, 'dark', dark.violations));
   await page.evaluate(() => localStorage.clear());
   return found;
