@@ -4,7 +4,7 @@ export type Feature = { title: string; body: string; href: string };
 export const features: Feature[] = [
   {
     title: 'Types become validation',
-    body: 'Input and output types compile to JSON Schema at build time. Bad input is rejected with a 422 before your code runs.',
+    body: 'Input and output types compile to JSON Schema at build time. With a schema service configured, bad input is rejected with a 422 before your code runs.',
     href: '/docs/philosophy/types-and-schemas',
   },
   {
@@ -19,7 +19,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Guards that follow the function',
-    body: 'Sessions, permissions and middleware are declared once and apply over HTTP, channels, RPC and MCP alike.',
+    body: "Sessions, permissions and a function's own middleware are declared once and apply over HTTP, channels, RPC and MCP alike.",
     href: '/docs/core-features/permission-guards',
   },
   {
@@ -41,5 +41,10 @@ export const features: Feature[] = [
     title: 'Agents with your functions as tools',
     body: 'Declare an AI agent and hand it the functions you already wrote as tools. Runs stream, persist, and stop for approval before a risky call.',
     href: '/docs/ai-agents',
+  },
+  {
+    title: 'Errors that say how to fix them',
+    body: 'The CLI checks your wirings at build time. Its findings carry a PKU code and a link to a page with the cause and the fix.',
+    href: '/docs/pikku-cli/errors',
   },
 ];
