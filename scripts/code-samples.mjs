@@ -6,7 +6,9 @@
 //   that path in an overlay of the app, so its relative imports reach the page's other blocks first, then the app's
 //   files. All blocks of all pages are compiled in one TypeScript program with the app's tsconfig.json.
 // - `mistake="TS2345"` blocks must fail with that code. `cli-error="PKU410"` blocks compile (the CLI, not tsc,
-//   rejects them) and must name a code of src/data/cli-errors.json. Imports of the removed layout fail.
+//   rejects them) and must name a code of src/data/cli-errors.json. Three CLI rules run here too (INSPECTOR_RULES:
+//   PKU573, PKU410, PKU411): an unmarked sample that breaks one fails, and one marked with it must break it.
+//   Imports of the removed layout fail.
 // Posts about old releases opt out with `pikku_legacy_api: true`. Docs, skills, why, blog, MDX pages and the home
 // page's showcase (src/data/showcase.ts) are checked.
 // Usage: node scripts/code-samples.mjs [FILE ...]   (exit 1 on a problem)
@@ -208,6 +210,63 @@ export function authFalseOnSessionFunction(sourceFile, checker) {
   return found;
 }
 
+/** Handlers whose services (first) and wire parameters the inspector wants destructured: factory → wire index. */
+const DESTRUCTURED_HANDLERS = {
+  pikkuFunc: 2,
+  pikkuSessionlessFunc: 2,
+  pikkuVoidFunc: 2,
+  pikkuListFunc: 2,
+  pikkuPermission: 2,
+  pikkuMiddleware: 1,
+};
+
+/**
+ * The inspector's destructuring lints (packages/inspector/src/utils/extract-services.ts, reported by
+ * post-process.ts `computeDiagnostics`): a handler that takes its services (PKU410) or its wire (PKU411) as a
+ * plain identifier, unless the name starts with `_`. Both are errors by default (`lint` in pikku.config.json).
+ */
+export function undestructuredParameters(sourceFile) {
+  const found = { PKU410: [], PKU411: [] };
+  const handlerOf = (arg) => {
+    if (!arg) return undefined;
+    if (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg)) return arg;
+    if (!ts.isObjectLiteralExpression(arg)) return undefined;
+    const func = arg.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === 'func')?.initializer;
+    return func && (ts.isArrowFunction(func) || ts.isFunctionExpression(func)) ? func : undefined;
+  };
+  const plain = (param) => param && ts.isIdentifier(param.name) && !param.name.text.startsWith('_');
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
+      const wireIndex = DESTRUCTURED_HANDLERS[node.expression.text];
+      const handler = wireIndex === undefined ? undefined : handlerOf(node.arguments[0]);
+      if (handler && plain(handler.parameters[0])) found.PKU410.push(handler.parameters[0]);
+      if (handler && plain(handler.parameters[wireIndex])) found.PKU411.push(handler.parameters[wireIndex]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
+/** The inspector rules this check runs itself, because tsc accepts what `pikku all` refuses. */
+const INSPECTOR_RULES = [
+  {
+    code: 'PKU573',
+    message: 'auth: false on a function built with pikkuFunc',
+    find: (sourceFile, checker) => authFalseOnSessionFunction(sourceFile, checker),
+  },
+  {
+    code: 'PKU410',
+    message: 'a handler takes its services without destructuring them',
+    find: (sourceFile) => undestructuredParameters(sourceFile).PKU410,
+  },
+  {
+    code: 'PKU411',
+    message: 'a handler takes its wire without destructuring it',
+    find: (sourceFile) => undestructuredParameters(sourceFile).PKU411,
+  },
+];
+
 /** One program over the app and every virtual block; diagnostics mapped back to their pages. */
 function compile(virtual) {
   const configPath = join(APP_DIR, 'tsconfig.json');
@@ -268,27 +327,29 @@ function compile(virtual) {
     byFile.get(f).push(d);
   }
   const checker = program.getTypeChecker();
-  const pku573 = (f) =>
-    authFalseOnSessionFunction(program.getSourceFile(f), checker).map((node) => ({
-      line: program.getSourceFile(f).getLineAndCharacterOfPosition(node.getStart()).line,
-    }));
+  /** The emulated inspector rules a file breaks: [{ code, message, line }] (line 0-based). */
+  const inspected = (f) => {
+    const sourceFile = program.getSourceFile(f);
+    return INSPECTOR_RULES.flatMap(({ code, message, find }) =>
+      find(sourceFile, checker).map((node) => ({
+        code,
+        message,
+        line: sourceFile.getLineAndCharacterOfPosition(node.getStart()).line,
+      })),
+    );
+  };
   for (const f of config.fileNames.filter((n) => /\.tsx?$/.test(n) && !n.endsWith('.d.ts')))
-    for (const { line } of pku573(f))
-      problems.push(`${relative(ROOT, f)}:${line + 1}: PKU573: auth: false on a function built with pikkuFunc`);
+    for (const { code, message, line } of inspected(f))
+      problems.push(`${relative(ROOT, f)}:${line + 1}: ${code}: ${message}`);
   for (const [f, b] of virtual) {
     const diags = byFile.get(f) ?? [];
     byFile.delete(f);
-    const cliFound = pku573(f);
-    if (b.meta['cli-error'] === 'PKU573') {
-      if (!cliFound.length)
-        problems.push(
-          `${relative(ROOT, b.file)}:${b.line}: marked cli-error="PKU573" but wires no pikkuFunc with auth: false`,
-        );
-    } else
-      for (const { line } of cliFound)
-        problems.push(
-          `${relative(ROOT, b.file)}:${b.line + 1 + line}: PKU573: auth: false on a function built with pikkuFunc (pikku all refuses it)`,
-        );
+    const marked = b.meta['cli-error'];
+    const found = inspected(f);
+    if (INSPECTOR_RULES.some((r) => r.code === marked) && !found.some((x) => x.code === marked))
+      problems.push(`${relative(ROOT, b.file)}:${b.line}: marked cli-error="${marked}" but does not break that rule`);
+    for (const { code, message, line } of found.filter((x) => x.code !== marked))
+      problems.push(`${relative(ROOT, b.file)}:${b.line + 1 + line}: ${code}: ${message} (pikku all refuses it)`);
     const where = (d) => `${relative(ROOT, b.file)}:${b.line + 1 + d.file.getLineAndCharacterOfPosition(d.start).line}`;
     const text = (d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]}`;
     if (b.meta.mistake) {

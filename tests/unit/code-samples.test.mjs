@@ -67,6 +67,10 @@ test("the stand-in is strict, and the check runs the CLI's PKU573: each wrong us
     /auth-false\.mdx:9: PKU573: auth: false on a function built with pikkuFunc/,
   );
   assert.match(problemsOf('undeclared-service.mdx').join(), /undeclared-service\.mdx:9: TS2339: Property 'mailer'/);
+  assert.deepEqual(
+    problemsOf('undestructured.mdx').map((p) => p.split(': ').slice(0, 2).join(': ')),
+    ['tests/fixtures/samples/undestructured.mdx:9: PKU410', 'tests/fixtures/samples/undestructured.mdx:9: PKU411'],
+  );
 });
 
 test('correct samples pass: pulled regions, cut preludes, cross-block imports and a marked mistake', () => {

@@ -11,7 +11,7 @@
  * - Each factory returns a config typed with its own kind of function (the generated file returns the union of
  *   both kinds); the two kinds are the same type, as in the generated file, so this changes no assignment.
  *   `auth: false` on a `pikkuFunc` compiles here as it does there: `pikku all` is what refuses it (PKU573), and
- *   scripts/code-samples.mjs runs the same check on the site's samples.
+ *   scripts/code-samples.mjs runs that check, and the PKU410/PKU411 destructuring lints, on the site's samples.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { PickRequired } from '@pikku/core/utils'

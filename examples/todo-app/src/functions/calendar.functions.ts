@@ -9,13 +9,13 @@ export const addTodoToCalendar = pikkuFunc<{ todoId: string }, { eventId: string
   description: "Add a to-do with a due date to the caller's Google Calendar",
   permissions: { isTodoOwner },
   errors: [NotFoundError],
-  func: async ({ todoStore }, { todoId }, wire) => {
+  func: async ({ todoStore }, { todoId }, { getCredential }) => {
     const todo = await todoStore.get(todoId)
     if (!todo?.dueAt) throw new NotFoundError(`No to-do with a due date has id ${todoId}`)
 
     // Loaded for the caller (session.userId) on first use; null until they have linked an account.
     // Typed from the generated CredentialsMap: { accessToken: string } | null.
-    const calendar = await wire.getCredential?.('google-calendar')
+    const calendar = await getCredential?.('google-calendar')
     if (!calendar) throw new MissingCredentialError('google-calendar', 'oauth2')
 
     const response = await fetch('https://www.googleapis.com/calendar/v3/calendars/primary/events', {
