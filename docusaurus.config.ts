@@ -4,6 +4,7 @@ import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { Options as RedirectOptions } from '@docusaurus/plugin-client-redirects';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import remarkAppCode from './src/plugins/remark-app-code.mjs';
+import remarkDiagrams from './src/plugins/remark-diagrams.mjs';
 import appSnippets from './src/plugins/app-snippets';
 import { inertAnalyticsId, announcementId, latestRelease, latestReleaseHref, site } from './src/data/site';
 import { redirects } from './src/data/redirects';
@@ -16,11 +17,20 @@ import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
  */
 const remarkPlugins = [remarkAppCode, [npm2yarn, { sync: true, converters: ['yarn', 'pnpm', 'bun'] }]];
 
+/** The Mermaid theme of each colour mode (the spec's neutral and dark). */
+const mermaidThemes = { light: 'neutral', dark: 'dark' };
+/**
+ * ```mermaid fences are drawn at build time as inline SVG, one drawing per colour mode (src/plugins/remark-diagrams.mjs),
+ * before Docusaurus's own Mermaid step would hand them to the browser.
+ */
+const beforeDefaultRemarkPlugins = [[remarkDiagrams, { themes: mermaidThemes }]];
+
 /** The public build sets PIKKU_GA_MEASUREMENT_ID; local and CI builds report to an inert id. */
 const analyticsId = process.env.PIKKU_GA_MEASUREMENT_ID ?? inertAnalyticsId;
 
 /** Options shared by the two docs instances (docs and why). */
 const commonDocsOptions = {
+  beforeDefaultRemarkPlugins,
   remarkPlugins,
   showLastUpdateTime: false,
   editUrl: undefined,
@@ -88,6 +98,7 @@ const config = {
           versions: { current: { label: 'Next' } },
         },
         blog: {
+          beforeDefaultRemarkPlugins,
           remarkPlugins,
           path: 'blog',
           routeBasePath: 'blog',
@@ -110,7 +121,7 @@ const config = {
             limit: false,
           },
         },
-        pages: { remarkPlugins },
+        pages: { beforeDefaultRemarkPlugins, remarkPlugins },
         theme: { customCss: './src/css/custom.css' },
         gtag: { trackingID: analyticsId, anonymizeIP: true },
         sitemap: { changefreq: 'weekly', priority: 0.5 },
@@ -149,7 +160,7 @@ const config = {
     docs: { sidebar: { hideable: false, autoCollapseCategories: false } },
     blog: { sidebar: { groupByYear: true } },
     tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 3 },
-    mermaid: { theme: { light: 'neutral', dark: 'dark' } },
+    mermaid: { theme: mermaidThemes },
     prism: {
       theme: lightCodeTheme,
       darkTheme: darkCodeTheme,

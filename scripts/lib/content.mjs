@@ -77,3 +77,43 @@ export function loadTagSet(file) {
   if (!existsSync(file)) return new Set();
   return new Set(Object.keys(yaml.load(readFileSync(file, 'utf8')) ?? {}));
 }
+
+/** Every MDX file the build compiles: the content (partials included) and src/pages. */
+export function listMdxFiles() {
+  const out = [];
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    if (statSync(p).isDirectory()) for (const name of readdirSync(p).sort()) walk(join(p, name));
+    else if (/\.mdx?$/.test(p)) out.push(p);
+  };
+  [...CONTENT_DIRS, join('src', 'pages')].forEach((d) => walk(join(ROOT, d)));
+  return out;
+}
+
+/**
+ * Every ```mermaid fence the build draws, parsed as MDX parses it: { file (relative), line, source, key }, where
+ * key names the drawing in src/diagrams (see src/plugins/remark-diagrams.mjs).
+ */
+export async function contentDiagrams() {
+  const { createProcessor } = await import('@mdx-js/mdx');
+  const { diagramKey } = await import('../../src/plugins/remark-diagrams.mjs');
+  const processor = createProcessor({ format: 'mdx' });
+  const found = [];
+  for (const file of listMdxFiles()) {
+    const source = readFileSync(file, 'utf8');
+    if (!source.includes('```mermaid')) continue;
+    const { body, bodyLine } = splitFrontMatter(source);
+    const walk = (node) => {
+      if (node.type === 'code' && node.lang === 'mermaid')
+        found.push({
+          file: relative(ROOT, file),
+          line: bodyLine + node.position.start.line - 1,
+          source: node.value,
+          key: diagramKey(node.value),
+        });
+      node.children?.forEach(walk);
+    };
+    walk(processor.parse(body));
+  }
+  return found;
+}

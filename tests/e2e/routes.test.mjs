@@ -3,15 +3,16 @@
 // same-origin request, no broken image, and zero axe violations: every WCAG 2.1 A and AA rule in light mode
 // and the colour rules in dark mode. The shared chrome (navbar, sidebar, footer, and code blocks, whose colours are
 // the Prism themes') is checked in full on the first page of each layout and left out on the others. Aliases: they land on their canonical page. Analytics requests
-// are blocked by the test context and counted, not silently ignored. One page at a time per core.
+// are blocked by the test context and counted, not silently ignored. One page at a time per core. Diagrams:
+// as many as the page's source has, drawn at build time, with readable text in both modes (as on a phone in diagrams.test.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { launch, newContext, watchPage } from '../lib/browser.mjs';
 import { serveStatic } from '../lib/static-server.mjs';
-import { BUILD, aliasRoutes, sitemapRoutes } from '../lib/routes.mjs';
-import { assertHealthy, axeBothModes, preloadAxe, visit } from '../lib/page-checks.mjs';
+import { BUILD, aliasRoutes, diagramCounts, sitemapRoutes } from '../lib/routes.mjs';
+import { assertDiagrams, assertHealthy, axeBothModes, preloadAxe, visit } from '../lib/page-checks.mjs';
 import { listContentFiles, routeOfFile, splitFrontMatter } from '../../scripts/lib/content.mjs';
 
 // One page per core: rendering and axe keep the renderers and the browser process busy, so more pages in flight
@@ -42,6 +43,9 @@ for (const file of listContentFiles()) {
   const route = routeOfFile(file) ?? (data.slug ? `/blog/${data.slug}` : null);
   if (route && data.title) expectedTitle.set(route, String(data.title));
 }
+
+/** Pages with diagrams: their text must stay readable on this 1280 px screen, in both modes (see diagrams.test.mjs). */
+const diagrams = await diagramCounts();
 
 let browser;
 let server;
@@ -85,7 +89,11 @@ describe('every page', { concurrency: WORKERS }, () => {
         const response = await visit(page, server.url + route);
         assert.equal(response.status(), 200, `${route} status`);
         await assertHealthy(page, route, problems, expectedTitle.get(route));
+        const figures = diagrams.get(route) ?? 0;
+        await assertDiagrams(page, route, figures, 'light');
         assert.deepEqual(await axeBothModes(page, route, { chrome }), [], `${route} accessibility`);
+        // axeBothModes leaves the page in dark mode.
+        if (figures) await assertDiagrams(page, route, figures, 'dark');
       }),
     );
   }

@@ -111,3 +111,46 @@ export async function axeBothModes(page, route, { chrome = true } = {}) {
   await page.evaluate(() => localStorage.clear());
   return found;
 }
+
+/** The smallest size, in CSS px on the screen, at which a diagram's text may render. */
+export const MIN_DIAGRAM_TEXT_PX = 12;
+
+/** Per diagram figure of the page: the drawings shown, the smallest rendered text size of them, and overflow. */
+export const measureDiagrams = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('figure.diagram')].map((figure) => {
+      const shown = [...figure.querySelectorAll('.diagram__drawing')].filter((d) => d.offsetParent !== null);
+      let smallest = Infinity;
+      for (const drawing of shown) {
+        const svg = drawing.querySelector('svg');
+        // Rendered size per SVG unit: the drawing's on-screen width over its viewBox width.
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        for (const el of svg.querySelectorAll('text, tspan, foreignObject div, foreignObject span, foreignObject p')) {
+          if (!el.textContent.trim()) continue;
+          smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize) * scale);
+        }
+      }
+      return {
+        shown: shown.map((d) => d.className.replace(/.*diagram__drawing--/, '')),
+        smallest,
+        scrolls: figure.scrollWidth > figure.clientWidth,
+        focusable: figure.tabIndex === 0,
+      };
+    }),
+  );
+
+/**
+ * The page's diagrams in the given colour mode: `count` figures (one per ```mermaid fence of its source), each
+ * showing only the drawing of that mode, with text at MIN_DIAGRAM_TEXT_PX or more, focusable for scrolling.
+ */
+export async function assertDiagrams(page, route, count, mode) {
+  const figures = await measureDiagrams(page);
+  assert.equal(figures.length, count, `${route} shows each of its ${count} diagram(s), drawn at build time`);
+  for (const [i, d] of figures.entries()) {
+    const which = `${route} diagram ${i + 1} (${mode})`;
+    assert.deepEqual(d.shown, [mode], `${which}: shows the ${mode} drawing only`);
+    assert.ok(d.smallest >= MIN_DIAGRAM_TEXT_PX, `${which}: text at ${d.smallest.toFixed(1)} px`);
+    assert.ok(d.focusable, `${which}: can be scrolled from the keyboard`);
+  }
+  return figures;
+}

@@ -54,6 +54,21 @@ test('MDX with MDX 1 compatibility for comments, admonitions and heading ids; me
   assert.deepEqual(theme.mermaid.theme, { light: 'neutral', dark: 'dark' });
 });
 
+test('diagrams are drawn at build time with the themes of themeConfig.mermaid, in every MDX instance', () => {
+  for (const [name, options] of [
+    ['docs', docs],
+    ['why', whyPlugin],
+    ['blog', blog],
+    ['pages', pages],
+  ]) {
+    const drawn = (options.beforeDefaultRemarkPlugins ?? []).find(
+      (p) => Array.isArray(p) && p[0].name === 'remarkDiagrams',
+    );
+    assert.ok(drawn, `${name} draws its diagrams before Docusaurus's Mermaid step`);
+    assert.deepEqual(drawn[1].themes, theme.mermaid.theme, `${name} uses the configured themes`);
+  }
+});
+
 test('code blocks have a light and a different dark theme', () => {
   assert.ok(theme.prism.theme && theme.prism.darkTheme);
   assert.notDeepEqual(theme.prism.theme, theme.prism.darkTheme);
