@@ -6,6 +6,7 @@ import type { PikkuScenarioWire } from '../../../node_modules/@pikku/core/dist/w
 import type { ScenarioPersonas } from '../../../node_modules/@pikku/core/dist/services/personas-service.js'
 
 export type {
+  AuthInstance,
   CoreConfig,
   CoreServices,
   CoreSingletonServices,
