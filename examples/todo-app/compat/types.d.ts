@@ -13,6 +13,7 @@ export type {
   CoreUserSession,
   CreateConfig,
   PikkuWiringTypes,
+  PostgresConfig,
   SecretlessServices,
   ServerLifecycle,
 } from '../../../node_modules/@pikku/core/dist/index.js'
