@@ -3,7 +3,7 @@ import type { CoreUserSession, PikkuWire as PikkuWire0_12_84 } from '../../../no
 import type { PikkuRPC } from '../../../node_modules/@pikku/core/dist/wirings/rpc/rpc-types.js'
 import type { PikkuWorkflowWire } from '../../../node_modules/@pikku/core/dist/wirings/workflow/workflow.types.js'
 import type { PikkuScenarioWire } from '../../../node_modules/@pikku/core/dist/wirings/workflow/scenario.types.js'
-import type { ScenarioPersonas } from '../../../node_modules/@pikku/core/dist/services/personas-service.js'
+import type { ScenarioPersonaOf, ScenarioPersonas } from '../../../node_modules/@pikku/core/dist/services/personas-service.js'
 
 export type {
   AuthInstance,
@@ -44,6 +44,11 @@ export type PikkuWire<
 > = {
   /** Get a single credential by name; lazy-loads from the CredentialService on first call, sync thereafter. */
   getCredential?: GetCredential<TypedCredentials>
+  /**
+   * The persona a scenario step runs as, injected by the runner. On the wire since 9fce0f165 (after 0.12.85); a step
+   * declaring `actor: true` or a browser binding has it required (packages/core/src/types/core.types.ts `PikkuWire`).
+   */
+  actor?: ScenarioPersonaOf<TypedActors>
 } & PikkuWire0_12_84<
   In,
   Out,

@@ -3,11 +3,11 @@
  * types. Modelled on packages/cli/src/functions/wirings/functions/serialize-function-types.ts (cli 0.12.113),
  * with this app's types filled in. Kept as strict as the generated file: no `any` where it has a type.
  * Differences from the generated file, each on purpose:
- * - The scenario, personas and node-category types are left at core's defaults, as the CLI does for a project
- *   that declares none of them (the scenario and personas defaults are spelled as PikkuWire's own property types).
- *   The `workflow` wire is typed with `TypedWorkflow` from the workflow leaf and `getCredential` with
- *   `CredentialsMap` from the credentials leaf, as the generated file does (the app declares workflows in
- *   src/workflows/ and a credential in src/credentials.ts).
+ * - The node-category type is left at core's default, as the CLI does for a project that declares none. The
+ *   `workflow` wire is typed with `TypedWorkflow` from the workflow leaf, the `scenario` and `actors` wires with
+ *   `TypedScenario` and `TypedPersonas` from the scenarios leaf, and `getCredential` with `CredentialsMap` from the
+ *   credentials leaf, as the generated file does (the app declares workflows in src/workflows/, a scenario in
+ *   src/scenarios/, personas in src/personas.ts and a credential in src/credentials.ts).
  * - Each factory returns a config typed with its own kind of function (the generated file returns the union of
  *   both kinds); the two kinds are the same type, as in the generated file, so this changes no assignment.
  *   `auth: false` on a `pikkuFunc` compiles here as it does there: `pikku all` is what refuses it (PKU573), and
@@ -33,6 +33,7 @@ import type { SingletonServices as AppSingletonServices, Services as AppServices
 import type { FlattenedRPCMap, TypedPikkuRPC } from '../rpc/pikku-rpc-wirings-map.internal.gen.js'
 import type { RequiredSingletonServices } from '../pikku-services.gen.js'
 import type { TypedWorkflow } from '../workflow/pikku-workflow-types.gen.js'
+import type { TypedScenario, TypedPersonas } from '../scenarios/pikku-scenario-types.gen.js'
 import type { CredentialsMap } from '../credentials/pikku-credentials.gen.js'
 
 type ScopeId = string
@@ -44,7 +45,8 @@ export type Session = UserSession
 /** The services a wired function receives: the ones the project uses are required, secrets are removed. */
 export type WiredServices = SecretlessServices<RequiredSingletonServices & Services>
 
-type Wire<In, Out, HasSession extends boolean> = PikkuWire<
+/** `ScenarioOut` types `scenario.context`; only scenarios set it. */
+type Wire<In, Out, HasSession extends boolean, ScenarioOut = unknown> = PikkuWire<
   In,
   Out,
   HasSession,
@@ -54,8 +56,8 @@ type Wire<In, Out, HasSession extends boolean> = PikkuWire<
   string,
   TypedWorkflow,
   unknown,
-  NonNullable<PikkuWire['scenario']>,
-  NonNullable<PikkuWire['actors']>,
+  TypedScenario<ScenarioOut>,
+  TypedPersonas,
   CredentialsMap
 >
 
@@ -64,12 +66,13 @@ export type PikkuFunctionSessionless<
   Out = never,
   RequiredWires extends keyof PikkuWire = never,
   RequiredServices extends SecretlessServices<Services> = WiredServices,
+  ScenarioOut = unknown,
 > = CorePikkuFunctionSessionless<
   In,
   Out,
   RequiredServices,
   Session,
-  PickRequired<Wire<In, Out, false>, RequiredWires>
+  PickRequired<Wire<In, Out, false, ScenarioOut>, RequiredWires>
 >
 
 export type PikkuFunction<
@@ -85,7 +88,7 @@ export type PikkuFunctionConfig<
   In = unknown,
   Out = unknown,
   RequiredWires extends keyof PikkuWire = never,
-  PikkuFunc extends PikkuFunction<In, Out, RequiredWires, any> | PikkuFunctionSessionless<In, Out, RequiredWires, any> =
+  PikkuFunc extends PikkuFunction<In, Out, RequiredWires, any> | PikkuFunctionSessionless<In, Out, RequiredWires, any, any> =
     | PikkuFunction<In, Out, RequiredWires>
     | PikkuFunctionSessionless<In, Out, RequiredWires>,
   InputSchema extends StandardSchemaV1 | undefined = undefined,
@@ -96,7 +99,7 @@ type PikkuFunctionSessionlessConfig<
   In = unknown,
   Out = unknown,
   RequiredWires extends keyof PikkuWire = never,
-  PikkuFunc extends PikkuFunctionSessionless<In, Out, RequiredWires, any> = PikkuFunctionSessionless<In, Out, RequiredWires>,
+  PikkuFunc extends PikkuFunctionSessionless<In, Out, RequiredWires, any, any> = PikkuFunctionSessionless<In, Out, RequiredWires>,
 > = CorePikkuSessionlessFunctionConfig<PikkuFunc, PikkuPermission<In>, PikkuMiddleware>
 
 type SchemaInferred<S, Fallback = unknown> = S extends StandardSchemaV1 ? InferSchemaOutput<S> : Fallback
