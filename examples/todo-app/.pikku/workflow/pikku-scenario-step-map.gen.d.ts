@@ -10,6 +10,7 @@ import type { Todo } from '../../src/todo-store.js'
 export type OpensFirstOpenTodoOutput = { todoId: string; title: string }
 export type MarksTodoDoneInput = { todoId: string }
 export type SeesTodoDoneInput = { todoId: string }
+export type SeesTodoOpenInput = { todoId: string }
 
 interface ScenarioStepHandler<I, O> {
   input: I
@@ -20,4 +21,5 @@ export type FlattenedScenarioStepMap = {
   readonly opensFirstOpenTodo: ScenarioStepHandler<void, OpensFirstOpenTodoOutput>
   readonly marksTodoDone: ScenarioStepHandler<MarksTodoDoneInput, Todo>
   readonly seesTodoDone: ScenarioStepHandler<SeesTodoDoneInput, void>
+  readonly seesTodoOpen: ScenarioStepHandler<SeesTodoOpenInput, void>
 }

@@ -40,3 +40,16 @@ export const seesTodoDone = pikkuScenarioStep<{ todoId: string }, void>({
   },
 })
 // #endregion seesTodoDone
+
+// #region seesTodoOpen
+export const seesTodoOpen = pikkuScenarioStep<{ todoId: string }, void>({
+  name: 'seesTodoOpen',
+  actor: true,
+  description: 'Finds the to-do in the list of open to-dos',
+  template: 'sees {todoId} among the open to-dos',
+  default: async (_services, { todoId }, { actor }) => {
+    const { todos } = await actor.invoke('pageTodos', { done: false })
+    if (!todos.some((todo) => todo.todoId === todoId)) throw new Error(`${todoId} is not among the open to-dos`)
+  },
+})
+// #endregion seesTodoOpen
