@@ -6,7 +6,15 @@ import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import remarkAppCode from './src/plugins/remark-app-code.mjs';
 import remarkDiagrams from './src/plugins/remark-diagrams.mjs';
 import appSnippets from './src/plugins/app-snippets';
-import { inertAnalyticsId, announcementId, latestRelease, latestReleaseHref, site } from './src/data/site';
+import llmsTxt, { type LlmsTxtOptions } from './src/plugins/llms-txt.mjs';
+import {
+  inertAnalyticsId,
+  announcementId,
+  latestRelease,
+  latestReleaseHref,
+  site,
+  siteRepository,
+} from './src/data/site';
 import { redirects } from './src/data/redirects';
 import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
 
@@ -28,13 +36,35 @@ const beforeDefaultRemarkPlugins = [[remarkDiagrams, { themes: mermaidThemes }]]
 /** The public build sets PIKKU_GA_MEASUREMENT_ID; local and CI builds report to an inert id. */
 const analyticsId = process.env.PIKKU_GA_MEASUREMENT_ID ?? inertAnalyticsId;
 
+/** "Edit this page" links open the page's source file in the site's repository (a link; nothing is fetched). */
+const editUrl = `${siteRepository}/edit/main/`;
+
 /** Options shared by the two docs instances (docs and why). */
 const commonDocsOptions = {
   beforeDefaultRemarkPlugins,
   remarkPlugins,
   showLastUpdateTime: false,
-  editUrl: undefined,
+  editUrl,
 } satisfies DocsOptions;
+
+/**
+ * /llms.txt, /llms-full.txt and a Markdown copy of every docs, skills and why page at its URL plus .md, written
+ * after the build from the MDX (src/plugins/llms-txt.mjs). A page belongs to the section of its longest prefix.
+ */
+const llmsTxtOptions = {
+  summary: `${site.tagline}: write a function once and wire it to HTTP, WebSocket channels, queues, scheduled tasks, RPC, MCP and the CLI.`,
+  details:
+    'Each link below is the Markdown copy of a page; the HTML page is the same URL without `.md`. Code samples extend one example project, a team to-do app. The skills are step-by-step recipes written for AI coding assistants.',
+  sections: [
+    { title: 'Docs', prefix: '/docs' },
+    { title: 'Skills', prefix: '/docs/skills' },
+    { title: 'Why', prefix: '/why' },
+  ],
+  optional: [
+    { title: 'Blog', url: `${site.url}/blog`, description: 'Release notes and design posts.' },
+    { title: 'Source code', url: site.repository },
+  ],
+} satisfies LlmsTxtOptions;
 
 const config = {
   title: site.name,
@@ -102,6 +132,7 @@ const config = {
           remarkPlugins,
           path: 'blog',
           routeBasePath: 'blog',
+          editUrl,
           blogTitle: 'Pikku blog',
           blogDescription: 'Releases, design notes and the history of the Pikku framework.',
           postsPerPage: 10,
@@ -142,6 +173,7 @@ const config = {
       } satisfies DocsOptions,
     ],
     ['@docusaurus/plugin-client-redirects', { redirects } satisfies RedirectOptions],
+    [llmsTxt, llmsTxtOptions],
   ],
 
   themeConfig: {

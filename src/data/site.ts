@@ -16,6 +16,9 @@ export const site = {
   firstYear: 2021,
 } as const;
 
+/** The repository of this website: "Edit this page" links open a page's source file there. */
+export const siteRepository = 'https://github.com/pikkujs/website';
+
 /**
  * The Google Analytics 4 measurement id of local and CI builds: an inert id that no analytics property owns.
  * docusaurus.config.ts uses PIKKU_GA_MEASUREMENT_ID instead when it is set (this module is also bundled for the

@@ -1,0 +1,360 @@
+// llms-txt: what an AI assistant reads instead of the HTML. After the build it writes
+// - a Markdown copy of every docs, skills and why page at its URL plus `.md` (/docs/http/router.md; an index
+//   page at /docs.md), made from the page's MDX source;
+// - /llms.txt (the llmstxt.org format): the site, then every such page with its title, .md URL and description,
+//   grouped by section and in sidebar order;
+// - /llms-full.txt: every page's Markdown, one after the other.
+//
+// The MDX becomes plain Markdown: code fences are filled and cut by remark-app-code (so they match the HTML page
+// exactly) and keep only their title; npm2yarn fences keep their npm commands (the first tab); admonitions become
+// blockquotes; mermaid fences stay fenced; <DocCardList />, <CardGrid>/<Card> and <Tabs> become lists or their first
+// tab; imports and comments go; links point at the absolute URL of the target's .md copy (or page). Any other JSX,
+// an expression or an unknown container directive throws an error that names the file and line, so raw JSX never
+// reaches a copy.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkMdx from 'remark-mdx';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkDirective from 'remark-directive';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+import remarkAppCode, { APP_DIR, parseMeta } from './remark-app-code.mjs';
+
+/** The Admonition types of Docusaurus's theme, with the word a reader sees. */
+const ADMONITIONS = {
+  note: 'Note',
+  tip: 'Tip',
+  info: 'Info',
+  important: 'Important',
+  success: 'Success',
+  secondary: 'Note',
+  warning: 'Warning',
+  caution: 'Caution',
+  danger: 'Danger',
+};
+
+/** Where the Markdown copy of a page is served: the page URL plus `.md` (`/docs/` -> `/docs.md`). */
+export const mdPathOf = (permalink) => `${permalink.replace(/\/+$/, '') || '/index'}.md`;
+
+const text = (value) => ({ type: 'text', value });
+const link = (url, children) => ({ type: 'link', url, children });
+const paragraph = (children) => ({ type: 'paragraph', children });
+const strong = (value) => ({ type: 'strong', children: [text(value)] });
+
+/** A list of `[title](href): description` items, as a DocCardList or a CardGrid reads. */
+function cardList(cards) {
+  return {
+    type: 'list',
+    ordered: false,
+    spread: false,
+    children: cards.map(({ title, href, description }) => ({
+      type: 'listItem',
+      spread: false,
+      children: [paragraph([link(href, [text(title)]), ...(description ? [text(`: ${description}`)] : [])])],
+    })),
+  };
+}
+
+const attr = (node, name) => node.attributes?.find((a) => a.type === 'mdxJsxAttribute' && a.name === name)?.value;
+const textOf = (node) =>
+  node.type === 'text' || node.type === 'inlineCode' ? node.value : (node.children ?? []).map(textOf).join('');
+
+/**
+ * Converts one page's MDX to Markdown. Options:
+ * - file: the source path (error messages name it; relative file links resolve from it);
+ * - title, description: the page's, from its metadata; the title becomes the h1 unless the MDX has one;
+ * - resolveLink(url): the URL a link or image points at in the copy (default: unchanged);
+ * - docCards(): the cards a <DocCardList /> shows on this page, [{ title, href, description }];
+ * - appDir: the to-do app remark-app-code reads from.
+ */
+export function mdxToMarkdown(
+  source,
+  { file = 'MDX', title, description, resolveLink = (u) => u, docCards, appDir = APP_DIR } = {},
+) {
+  const fail = (node, message) => {
+    const where = node?.position?.start ? `${file}:${node.position.start.line}` : file;
+    throw new Error(`${where}: ${message} (the Markdown copy for llms.txt cannot show it)`);
+  };
+  const parser = unified().use(remarkParse).use(remarkMdx).use(remarkFrontmatter).use(remarkDirective).use(remarkGfm);
+  let tree;
+  try {
+    tree = parser.runSync(parser.parse(source));
+  } catch (error) {
+    throw new Error(`${file}: ${error.message}`);
+  }
+  remarkAppCode({ appDir })(tree, { path: file });
+
+  const original = (node) => source.slice(node.position.start.offset, node.position.end.offset);
+
+  /** The nodes that replace `node` (an array), or null to keep it and visit its children. */
+  const replace = (node) => {
+    switch (node.type) {
+      case 'yaml':
+      case 'toml':
+      case 'mdxjsEsm':
+        return [];
+      case 'mdxFlowExpression':
+      case 'mdxTextExpression':
+        if (/^\s*\/\*[\s\S]*\*\/\s*$/.test(node.value)) return [];
+        return fail(node, `the expression {${node.value.trim()}} is not a comment`);
+      case 'mdxJsxFlowElement':
+      case 'mdxJsxTextElement':
+        return jsx(node);
+      case 'containerDirective': {
+        const kind = ADMONITIONS[node.name];
+        if (!kind) return fail(node, `:::${node.name} is not an admonition`);
+        const [first, ...rest] = node.children;
+        const labelled = first?.data?.directiveLabel;
+        const heading = labelled ? `${kind}: ${textOf(first)}` : kind;
+        return [{ type: 'blockquote', children: [paragraph([strong(heading)]), ...(labelled ? rest : node.children)] }];
+      }
+      case 'leafDirective':
+      case 'textDirective':
+        // Not a directive to Docusaurus either (a colon in prose): the text as written.
+        return [node.type === 'textDirective' ? text(original(node)) : paragraph([text(original(node))])];
+      case 'code': {
+        const meta = parseMeta(node.meta);
+        node.meta = meta.title ? `title="${meta.title}"` : null;
+        return null;
+      }
+      case 'link':
+      case 'image':
+      case 'definition':
+        node.url = resolveLink(node.url, node);
+        return null;
+      default:
+        return null;
+    }
+  };
+
+  const jsx = (node) => {
+    switch (node.name) {
+      case 'DocCardList':
+        if (!docCards) return fail(node, '<DocCardList /> outside a sidebar category');
+        return [cardList(docCards())];
+      case 'CardGrid':
+        return [
+          cardList(
+            node.children
+              .filter((c) => c.type === 'mdxJsxFlowElement' && c.name === 'Card')
+              .map((card) => ({
+                title: attr(card, 'title'),
+                href: resolveLink(attr(card, 'href'), card),
+                description: textOf(card).replace(/\s+/g, ' ').trim(),
+              })),
+          ),
+        ];
+      case 'Card':
+        return [
+          cardList([
+            {
+              title: attr(node, 'title'),
+              href: resolveLink(attr(node, 'href'), node),
+              description: textOf(node).trim(),
+            },
+          ]),
+        ];
+      case 'Tabs': {
+        // The first tab (or the default one) stands for all: on this site that is the npm variant.
+        const tabs = node.children.filter((c) => c.type === 'mdxJsxFlowElement' && c.name === 'TabItem');
+        const chosen = tabs.find((t) => t.attributes?.some((a) => a.name === 'default')) ?? tabs[0];
+        return chosen ? chosen.children : [];
+      }
+      default:
+        return fail(node, `<${node.name ?? '>'}> has no Markdown form`);
+    }
+  };
+
+  const walkChildren = (parent) => {
+    if (!parent.children) return parent;
+    parent.children = parent.children.flatMap((child) => {
+      const replaced = replace(child);
+      if (replaced === null) return [walkChildren(child)];
+      return replaced.map((n) => (n === child ? n : walkChildren(n)));
+    });
+    return parent;
+  };
+  walkChildren(tree);
+
+  const hasH1 = tree.children.some((n) => n.type === 'heading' && n.depth === 1);
+  const head = [];
+  if (title && !hasH1) head.push({ type: 'heading', depth: 1, children: [text(title)] });
+  if (description) head.push({ type: 'blockquote', children: [paragraph([text(description)])] });
+  tree.children = [...head, ...tree.children];
+
+  return unified()
+    .use(remarkGfm)
+    .use(remarkStringify, { bullet: '-', fence: '`', fences: true, rule: '-', emphasis: '_', listItemIndent: 'one' })
+    .stringify(tree);
+}
+
+/** The docs of a loaded docs plugin, in sidebar order, each with the top-level sidebar category it sits in. */
+export function orderedDocs(content) {
+  const out = [];
+  for (const version of content?.loadedVersions ?? []) {
+    const byId = new Map(version.docs.map((d) => [d.id, d]));
+    const seen = new Set();
+    const add = (id, group) => {
+      const doc = byId.get(id);
+      if (!doc || seen.has(id)) return;
+      seen.add(id);
+      out.push({ doc, group, version });
+    };
+    const walk = (items, group) => {
+      for (const item of items) {
+        if (item.type === 'doc' || item.type === 'ref') add(item.id, group);
+        else if (item.type === 'category') {
+          const inner = group ?? item.label;
+          if (item.link?.type === 'doc') add(item.link.id, inner);
+          walk(item.items ?? [], inner);
+        }
+      }
+    };
+    for (const sidebar of Object.values(version.sidebars ?? {})) walk(sidebar, null);
+    for (const doc of version.docs) add(doc.id, null);
+  }
+  return out.filter(({ doc }) => !doc.unlisted && !doc.draft);
+}
+
+/** The cards a <DocCardList /> on `doc` shows: the items of the sidebar category whose page it is. */
+export function docCardsOf(doc, version, pageUrl) {
+  const byId = new Map(version.docs.map((d) => [d.id, d]));
+  const find = (items) => {
+    for (const item of items) {
+      if (item.type !== 'category') continue;
+      if (item.link?.type === 'doc' && item.link.id === doc.id) return item;
+      const inner = find(item.items ?? []);
+      if (inner) return inner;
+    }
+    return null;
+  };
+  const category = Object.values(version.sidebars ?? {})
+    .map((s) => find(s))
+    .find(Boolean);
+  if (!category) return [];
+  const firstDoc = (item) =>
+    item.type === 'doc' || item.type === 'ref'
+      ? byId.get(item.id)
+      : item.type === 'category'
+        ? ((item.link?.type === 'doc' ? byId.get(item.link.id) : null) ??
+          (item.items ?? []).map(firstDoc).find(Boolean))
+        : null;
+  return category.items
+    .map((item) => {
+      if (item.type === 'link') return { title: item.label, href: pageUrl(item.href) };
+      const target = firstDoc(item);
+      if (!target) return null;
+      return {
+        title: item.label ?? target.title,
+        href: pageUrl(target.permalink),
+        description: item.type === 'category' && item.link?.type !== 'doc' ? undefined : target.description,
+      };
+    })
+    .filter(Boolean);
+}
+
+/** The text of /llms.txt. */
+export function llmsTxt({ name, summary, details, groups, optional = [] }) {
+  const line = ({ title, url, description }) => `- [${title}](${url})${description ? `: ${description}` : ''}`;
+  const parts = [`# ${name}`, `> ${summary}`];
+  if (details) parts.push(details);
+  for (const { heading, pages } of groups)
+    if (pages.length) parts.push(`## ${heading}\n\n${pages.map(line).join('\n')}`);
+  if (optional.length) parts.push(`## Optional\n\n${optional.map(line).join('\n')}`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * The plugin. Options: sections, in the order llms.txt lists them: [{ title, prefix }] (a page belongs to the
+ * section with the longest matching route prefix; pages of no section are left out); summary and details (the
+ * llms.txt header); optional ([{ title, url, description }], the llms.txt "Optional" list).
+ */
+export default function llmsTxtPlugin(context, options = {}) {
+  const { sections = [], summary = context.siteConfig.tagline, details, optional = [] } = options;
+  return {
+    name: 'llms-txt',
+    async postBuild({ outDir, plugins, siteConfig }) {
+      const siteUrl = siteConfig.url.replace(/\/$/, '');
+      const sectionOf = (permalink) =>
+        sections
+          .filter((s) => permalink === s.prefix || permalink.startsWith(`${s.prefix.replace(/\/$/, '')}/`))
+          .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+
+      const entries = plugins
+        .filter((p) => p.name === 'docusaurus-plugin-content-docs')
+        .flatMap((p) => orderedDocs(p.content))
+        .map((e) => ({ ...e, section: sectionOf(e.doc.permalink) }))
+        .filter((e) => e.section);
+
+      const trim = (route) => (route.length > 1 ? route.replace(/\/+$/, '') : route);
+      const mdRoutes = new Set(entries.map((e) => trim(e.doc.permalink)));
+      const bySource = new Map(
+        entries.map((e) => [resolve(context.siteDir, e.doc.source.replace(/^@site\//, '')), e.doc]),
+      );
+      const pageUrl = (href) => {
+        if (!href || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(href) || href.startsWith('#')) return href;
+        const [path, hash = ''] = href.split('#');
+        const route = trim(path);
+        return `${siteUrl}${mdRoutes.has(route) ? mdPathOf(route) : route}${hash ? `#${hash}` : ''}`;
+      };
+
+      for (const entry of entries) {
+        const { doc, version } = entry;
+        const file = resolve(context.siteDir, doc.source.replace(/^@site\//, ''));
+        const resolveLink = (url) => {
+          if (!url || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(url) || url.startsWith('#')) return url;
+          const [path, hash] = url.split('#');
+          if (/\.mdx?$/.test(path)) {
+            const target = bySource.get(resolve(dirname(file), path));
+            if (!target) throw new Error(`${file}: the link ${url} is not a page with a Markdown copy`);
+            return pageUrl(`${target.permalink}${hash ? `#${hash}` : ''}`);
+          }
+          return pageUrl(new URL(url, `${siteUrl}${doc.permalink}`).href.slice(siteUrl.length));
+        };
+        entry.markdown = mdxToMarkdown(readFileSync(file, 'utf8'), {
+          file,
+          title: doc.title,
+          description: doc.description,
+          resolveLink,
+          docCards: () => docCardsOf(doc, version, pageUrl),
+        });
+        const out = join(outDir, mdPathOf(doc.permalink));
+        mkdirSync(dirname(out), { recursive: true });
+        writeFileSync(out, entry.markdown);
+      }
+
+      const groups = [];
+      for (const section of sections) {
+        const inSection = entries.filter((e) => e.section === section);
+        for (const e of inSection) {
+          const heading = e.group && e.group !== section.title ? `${section.title}: ${e.group}` : section.title;
+          let group = groups.find((g) => g.heading === heading);
+          if (!group) groups.push((group = { heading, pages: [] }));
+          group.pages.push({
+            title: e.doc.title,
+            url: `${siteUrl}${mdPathOf(e.doc.permalink)}`,
+            description: e.doc.description,
+          });
+        }
+      }
+      writeFileSync(
+        join(outDir, 'llms.txt'),
+        llmsTxt({
+          name: siteConfig.title,
+          summary,
+          details,
+          groups,
+          optional: [{ title: 'Every page in one file', url: `${siteUrl}/llms-full.txt` }, ...optional],
+        }),
+      );
+      const full = sections.flatMap((section) =>
+        entries
+          .filter((e) => e.section === section)
+          .map((e) => `<!-- ${siteUrl}${trim(e.doc.permalink)} -->\n\n${e.markdown}`),
+      );
+      writeFileSync(join(outDir, 'llms-full.txt'), `${full.join('\n---\n\n')}`);
+    },
+  };
+}
