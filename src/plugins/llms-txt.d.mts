@@ -28,5 +28,6 @@ export declare function llmsTxt(options: {
   groups: { heading: string; pages: LlmsTxtLink[] }[];
   optional?: LlmsTxtLink[];
 }): string;
-declare function llmsTxtPlugin(context: LoadContext, options?: LlmsTxtOptions): Plugin;
+/** Options are checked when the plugin loads (typed as unknown, as Docusaurus passes them); see LlmsTxtOptions. */
+declare function llmsTxtPlugin(context: LoadContext, options?: unknown): Plugin;
 export default llmsTxtPlugin;

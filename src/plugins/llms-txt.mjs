@@ -273,6 +273,11 @@ export function llmsTxt({ name, summary, details, groups, optional = [] }) {
  */
 export default function llmsTxtPlugin(context, options = {}) {
   const { sections = [], summary = context.siteConfig.tagline, details, optional = [] } = options;
+  const badSection = sections.find?.((s) => typeof s?.title !== 'string' || !/^\//.test(s?.prefix ?? ''));
+  if (!Array.isArray(sections) || badSection)
+    throw new Error(
+      `llms-txt plugin: sections must be [{ title, prefix: '/route' }], got ${JSON.stringify(badSection ?? sections)}`,
+    );
   return {
     name: 'llms-txt',
     async postBuild({ outDir, plugins, siteConfig }) {
