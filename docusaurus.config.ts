@@ -6,7 +6,7 @@ import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import remarkAppCode from './src/plugins/remark-app-code.mjs';
 import remarkDiagrams from './src/plugins/remark-diagrams.mjs';
 import appSnippets from './src/plugins/app-snippets';
-import llmsTxt, { type LlmsTxtOptions } from './src/plugins/llms-txt.mjs';
+import llmsTxt from './src/plugins/llms-txt.mjs';
 import {
   inertAnalyticsId,
   announcementId,
@@ -17,6 +17,7 @@ import {
 } from './src/data/site';
 import { redirects } from './src/data/redirects';
 import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
+import { routeOfSource, socialImagePath, socialSectionOf } from './src/data/social';
 
 /**
  * TypeScript fences show the to-do app's files (`file=`, `region=`) and hide compiled-only preludes
@@ -36,8 +37,14 @@ const beforeDefaultRemarkPlugins = [[remarkDiagrams, { themes: mermaidThemes }]]
 /** The public build sets PIKKU_GA_MEASUREMENT_ID; local and CI builds report to an inert id. */
 const analyticsId = process.env.PIKKU_GA_MEASUREMENT_ID ?? inertAnalyticsId;
 
-/** "Edit this page" links open the page's source file in the site's repository (a link; nothing is fetched). */
-const editUrl = `${siteRepository}/edit/main/`;
+/**
+ * "Edit this page" links open the page's source file in the site's repository (a link; nothing is fetched). A
+ * function, not a string: the options of the config travel in every page's JavaScript, functions do not.
+ */
+const editUrl = ({ versionDocsDirPath, docPath }: { versionDocsDirPath: string; docPath: string }) =>
+  `${siteRepository}/edit/main/${versionDocsDirPath}/${docPath}`;
+const blogEditUrl = ({ blogDirPath, blogPath }: { blogDirPath: string; blogPath: string }) =>
+  `${siteRepository}/edit/main/${blogDirPath}/${blogPath}`;
 
 /** Options shared by the two docs instances (docs and why). */
 const commonDocsOptions = {
@@ -46,25 +53,6 @@ const commonDocsOptions = {
   showLastUpdateTime: false,
   editUrl,
 } satisfies DocsOptions;
-
-/**
- * /llms.txt, /llms-full.txt and a Markdown copy of every docs, skills and why page at its URL plus .md, written
- * after the build from the MDX (src/plugins/llms-txt.mjs). A page belongs to the section of its longest prefix.
- */
-const llmsTxtOptions = {
-  summary: `${site.tagline}: write a function once and wire it to HTTP, WebSocket channels, queues, scheduled tasks, RPC, MCP and the CLI.`,
-  details:
-    'Each link below is the Markdown copy of a page; the HTML page is the same URL without `.md`. Code samples extend one example project, a team to-do app. The skills are step-by-step recipes written for AI coding assistants.',
-  sections: [
-    { title: 'Docs', prefix: '/docs' },
-    { title: 'Skills', prefix: '/docs/skills' },
-    { title: 'Why', prefix: '/why' },
-  ],
-  optional: [
-    { title: 'Blog', url: `${site.url}/blog`, description: 'Release notes and design posts.' },
-    { title: 'Source code', url: site.repository },
-  ],
-} satisfies LlmsTxtOptions;
 
 const config = {
   title: site.name,
@@ -90,6 +78,12 @@ const config = {
     // future.v4 turns MDX 1 compatibility off; the spec keeps comments, admonitions and heading ids.
     mdx1Compat: { comments: true, admonitions: true, headingIds: true },
     hooks: { onBrokenMarkdownLinks: 'throw', onBrokenMarkdownImages: 'throw' },
+    // Each Markdown page shares its section's social image (src/data/social.ts) unless it names its own.
+    parseFrontMatter: async (params) => {
+      const result = await params.defaultParseFrontMatter(params);
+      result.frontMatter.image ??= socialImagePath(socialSectionOf(routeOfSource(params.filePath)));
+      return result;
+    },
   },
 
   themes: [
@@ -132,7 +126,7 @@ const config = {
           remarkPlugins,
           path: 'blog',
           routeBasePath: 'blog',
-          editUrl,
+          editUrl: blogEditUrl,
           blogTitle: 'Pikku blog',
           blogDescription: 'Releases, design notes and the history of the Pikku framework.',
           postsPerPage: 10,
@@ -173,11 +167,14 @@ const config = {
       } satisfies DocsOptions,
     ],
     ['@docusaurus/plugin-client-redirects', { redirects } satisfies RedirectOptions],
-    [llmsTxt, llmsTxtOptions],
+    // /llms.txt, /llms-full.txt and a Markdown copy of every docs, skills and why page at its URL plus .md, written
+    // after the build (src/plugins/llms-txt.mjs; its texts are in src/data/llms-txt.json).
+    llmsTxt,
   ],
 
   themeConfig: {
-    image: 'img/social-card.png',
+    // The home section's image: the fallback of pages without front matter. Markdown pages get their section's.
+    image: 'img/social/home.png',
     metadata: [
       { name: 'keywords', content: 'typescript, backend, framework, serverless, websocket, mcp, rpc, queue' },
       { name: 'twitter:site', content: '@pikkujs' },

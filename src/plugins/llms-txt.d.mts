@@ -28,6 +28,8 @@ export declare function llmsTxt(options: {
   groups: { heading: string; pages: LlmsTxtLink[] }[];
   optional?: LlmsTxtLink[];
 }): string;
-/** Options are checked when the plugin loads (typed as unknown, as Docusaurus passes them); see LlmsTxtOptions. */
-declare function llmsTxtPlugin(context: LoadContext, options?: unknown): Plugin;
+export declare const SETTINGS_FILE: string;
+export declare function readSettings(file: string): LlmsTxtOptions;
+/** The plugin takes no options: it reads SETTINGS_FILE. */
+declare function llmsTxtPlugin(context: LoadContext): Plugin;
 export default llmsTxtPlugin;

@@ -21,6 +21,9 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import remarkAppCode, { APP_DIR, parseMeta } from './remark-app-code.mjs';
+import { mdPathOf } from './md-path.mjs';
+
+export { mdPathOf };
 
 /** The Admonition types of Docusaurus's theme, with the word a reader sees. */
 const ADMONITIONS = {
@@ -34,9 +37,6 @@ const ADMONITIONS = {
   caution: 'Caution',
   danger: 'Danger',
 };
-
-/** Where the Markdown copy of a page is served: the page URL plus `.md` (`/docs/` -> `/docs.md`). */
-export const mdPathOf = (permalink) => `${permalink.replace(/\/+$/, '') || '/index'}.md`;
 
 const text = (value) => ({ type: 'text', value });
 const link = (url, children) => ({ type: 'link', url, children });
@@ -266,18 +266,38 @@ export function llmsTxt({ name, summary, details, groups, optional = [] }) {
   return `${parts.join('\n\n')}\n`;
 }
 
+/** Where the plugin reads what llms.txt says about the site (relative to the site's directory). */
+export const SETTINGS_FILE = 'src/data/llms-txt.json';
+
 /**
- * The plugin. Options: sections, in the order llms.txt lists them: [{ title, prefix }] (a page belongs to the
- * section with the longest matching route prefix; pages of no section are left out); summary and details (the
- * llms.txt header); optional ([{ title, url, description }], the llms.txt "Optional" list).
+ * Reads and checks the settings: sections, in the order llms.txt lists them ([{ title, prefix }]; a page belongs to
+ * the section with the longest matching route prefix, pages of no section are left out); summary and details (the
+ * llms.txt header); optional ([{ title, url, description }], its "Optional" list). Bad settings throw, naming the file.
  */
-export default function llmsTxtPlugin(context, options = {}) {
-  const { sections = [], summary = context.siteConfig.tagline, details, optional = [] } = options;
-  const badSection = sections.find?.((s) => typeof s?.title !== 'string' || !/^\//.test(s?.prefix ?? ''));
-  if (!Array.isArray(sections) || badSection)
-    throw new Error(
-      `llms-txt plugin: sections must be [{ title, prefix: '/route' }], got ${JSON.stringify(badSection ?? sections)}`,
-    );
+export function readSettings(file) {
+  let settings;
+  try {
+    settings = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file}: ${error.message}`);
+  }
+  const { sections, summary, optional = [] } = settings;
+  const bad = !Array.isArray(sections)
+    ? 'sections must be a list'
+    : sections.find((s) => typeof s?.title !== 'string' || !/^\//.test(s?.prefix ?? ''))
+      ? 'every section needs a title and a prefix starting with /'
+      : typeof summary !== 'string'
+        ? 'summary must be a string'
+        : !Array.isArray(optional) || optional.some((o) => typeof o?.title !== 'string' || typeof o?.url !== 'string')
+          ? 'optional must be a list of { title, url }'
+          : null;
+  if (bad) throw new Error(`${file}: ${bad}`);
+  return settings;
+}
+
+/** The plugin: its settings are in SETTINGS_FILE (see readSettings), not in its options, which reach the browser. */
+export default function llmsTxtPlugin(context) {
+  const { sections, summary, details, optional = [] } = readSettings(join(context.siteDir, SETTINGS_FILE));
   return {
     name: 'llms-txt',
     async postBuild({ outDir, plugins, siteConfig }) {
