@@ -4,8 +4,10 @@
 import BlogArchivePage from '@theme-original/BlogArchivePage';
 import type BlogArchivePageType from '@theme/BlogArchivePage';
 import { withDescription } from '@site/src/components/PageDescription';
+import { sectionImage } from '@site/src/data/social';
 
 export default withDescription(
   BlogArchivePage as typeof BlogArchivePageType,
   'Every post on the Pikku blog, newest first: releases, design notes and history.',
+  sectionImage('blog'),
 );

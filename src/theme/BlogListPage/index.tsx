@@ -13,6 +13,7 @@ import BlogPostItems from '@theme/BlogPostItems';
 import BlogListPageStructuredData from '@theme/BlogListPage/StructuredData';
 import Heading from '@theme/Heading';
 import type { Props } from '@theme/BlogListPage';
+import { sectionImage } from '@site/src/data/social';
 
 export default function BlogListPage(props: Props): ReactNode {
   const { metadata, items, sidebar } = props;
@@ -20,7 +21,7 @@ export default function BlogListPage(props: Props): ReactNode {
   const title = page > 1 ? `${blogTitle}, page ${page}` : blogTitle;
   return (
     <HtmlClassNameProvider className={clsx(ThemeClassNames.wrapper.blogPages, ThemeClassNames.page.blogListPage)}>
-      <PageMetadata title={title} description={blogDescription} />
+      <PageMetadata title={title} description={blogDescription} image={sectionImage('blog')} />
       <SearchMetadata tag="blog_posts_list" />
       <BlogListPageStructuredData {...props} />
       <BlogLayout sidebar={sidebar}>

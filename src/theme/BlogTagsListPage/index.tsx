@@ -4,8 +4,10 @@
 import BlogTagsListPage from '@theme-original/BlogTagsListPage';
 import type BlogTagsListPageType from '@theme/BlogTagsListPage';
 import { withDescription } from '@site/src/components/PageDescription';
+import { sectionImage } from '@site/src/data/social';
 
 export default withDescription(
   BlogTagsListPage as typeof BlogTagsListPageType,
   'Topics of the Pikku blog: releases, architecture, services, tooling and more.',
+  sectionImage('blog'),
 );

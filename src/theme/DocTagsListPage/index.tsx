@@ -4,8 +4,10 @@
 import DocTagsListPage from '@theme-original/DocTagsListPage';
 import type DocTagsListPageType from '@theme/DocTagsListPage';
 import { withDescription } from '@site/src/components/PageDescription';
+import { sectionImage } from '@site/src/data/social';
 
 export default withDescription(
   DocTagsListPage as typeof DocTagsListPageType,
   'Every topic in the Pikku docs, from authentication to WebSockets, with the pages about each.',
+  sectionImage('docs'),
 );

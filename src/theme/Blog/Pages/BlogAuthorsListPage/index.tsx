@@ -4,5 +4,6 @@
 import BlogAuthorsListPage from '@theme-original/Blog/Pages/BlogAuthorsListPage';
 import type BlogAuthorsListPageType from '@theme/Blog/Pages/BlogAuthorsListPage';
 import { withDescription } from '@site/src/components/PageDescription';
+import { sectionImage } from '@site/src/data/social';
 
 export default withDescription(BlogAuthorsListPage as typeof BlogAuthorsListPageType, 'Who writes the Pikku blog, with links to their posts.');

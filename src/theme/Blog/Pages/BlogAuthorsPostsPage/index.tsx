@@ -1,0 +1,13 @@
+// An author's page shares the blog's social image (src/data/social.ts); the theme's falls back to the home one.
+// Unsafe swizzle (wrap): Docusaurus may change this component in any release; tests/unit/swizzles.test.mjs
+// checks that it still exists, and its type comes from '@theme/…' so tsc sees a changed signature.
+import BlogAuthorsPostsPage from '@theme-original/Blog/Pages/BlogAuthorsPostsPage';
+import type BlogAuthorsPostsPageType from '@theme/Blog/Pages/BlogAuthorsPostsPage';
+import { withDescription } from '@site/src/components/PageDescription';
+import { sectionImage } from '@site/src/data/social';
+
+export default withDescription(
+  BlogAuthorsPostsPage as typeof BlogAuthorsPostsPageType,
+  undefined,
+  sectionImage('blog'),
+);
