@@ -108,7 +108,8 @@ export function mdxToMarkdown(
         const [first, ...rest] = node.children;
         const labelled = first?.data?.directiveLabel;
         const heading = labelled ? `${kind}: ${textOf(first)}` : kind;
-        return [{ type: 'blockquote', children: [paragraph([strong(heading)]), ...(labelled ? rest : node.children)] }];
+        const body = (labelled ? rest : node.children).flatMap(visit);
+        return [{ type: 'blockquote', children: [paragraph([strong(heading)]), ...body] }];
       }
       case 'leafDirective':
       case 'textDirective':
@@ -160,23 +161,21 @@ export function mdxToMarkdown(
         // The first tab (or the default one) stands for all: on this site that is the npm variant.
         const tabs = node.children.filter((c) => c.type === 'mdxJsxFlowElement' && c.name === 'TabItem');
         const chosen = tabs.find((t) => t.attributes?.some((a) => a.name === 'default')) ?? tabs[0];
-        return chosen ? chosen.children : [];
+        return chosen ? chosen.children.flatMap(visit) : [];
       }
       default:
         return fail(node, `<${node.name ?? '>'}> has no Markdown form`);
     }
   };
 
-  const walkChildren = (parent) => {
-    if (!parent.children) return parent;
-    parent.children = parent.children.flatMap((child) => {
-      const replaced = replace(child);
-      if (replaced === null) return [walkChildren(child)];
-      return replaced.map((n) => (n === child ? n : walkChildren(n)));
-    });
-    return parent;
-  };
-  walkChildren(tree);
+  /** The nodes `node` becomes: replaced (replacements are final), or kept with its children visited. */
+  function visit(node) {
+    const replaced = replace(node);
+    if (replaced !== null) return replaced;
+    if (node.children) node.children = node.children.flatMap(visit);
+    return [node];
+  }
+  tree.children = tree.children.flatMap(visit);
 
   const hasH1 = tree.children.some((n) => n.type === 'heading' && n.depth === 1);
   const head = [];
