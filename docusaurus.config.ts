@@ -149,7 +149,14 @@ const config = {
         pages: { beforeDefaultRemarkPlugins, remarkPlugins },
         theme: { customCss: './src/css/custom.css' },
         gtag: { trackingID: analyticsId, anonymizeIP: true },
-        sitemap: { changefreq: 'weekly', priority: 0.5 },
+        sitemap: {
+          changefreq: 'weekly',
+          priority: 0.5,
+          // The search page asks not to be indexed (with a meta tag the sitemap plugin does not read): left out. A
+          // function rather than ignorePatterns: the config's options travel in every page's JavaScript.
+          createSitemapItems: async ({ defaultCreateSitemapItems, ...params }) =>
+            (await defaultCreateSitemapItems(params)).filter((item) => new URL(item.url).pathname !== '/search'),
+        },
       } satisfies Preset.Options,
     ],
   ],

@@ -6,4 +6,8 @@ import type BlogAuthorsListPageType from '@theme/Blog/Pages/BlogAuthorsListPage'
 import { withDescription } from '@site/src/components/PageDescription';
 import { sectionImage } from '@site/src/data/social';
 
-export default withDescription(BlogAuthorsListPage as typeof BlogAuthorsListPageType, 'Who writes the Pikku blog, with links to their posts.');
+export default withDescription(
+  BlogAuthorsListPage as typeof BlogAuthorsListPageType,
+  'Who writes the Pikku blog, with links to their posts.',
+  sectionImage('blog'),
+);
