@@ -21,7 +21,7 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import remarkAppCode, { APP_DIR, parseMeta } from './remark-app-code.mjs';
-import { mdPathOf } from './md-path.mjs';
+import { mdPathOf } from '../data/md-path.mjs';
 
 export { mdPathOf };
 

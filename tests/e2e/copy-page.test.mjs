@@ -9,7 +9,7 @@ import { launch, newContext, watchPage } from '../lib/browser.mjs';
 import { serveStatic } from '../lib/static-server.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 import { assertHealthy, axeBothModes, visit } from '../lib/page-checks.mjs';
-import { mdPathOf } from '../../src/plugins/md-path.mjs';
+import { mdPathOf } from '../../src/data/md-path.mjs';
 import { loadModule } from '../lib/load.mjs';
 
 const BUILD = join(REPO, 'build');

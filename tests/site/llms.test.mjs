@@ -9,7 +9,7 @@ import { BUILD, readHtml, sitemapRoutes } from '../lib/routes.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 import { loadModule } from '../lib/load.mjs';
 import { listContentFiles, routeOfFile } from '../../scripts/lib/content.mjs';
-import { mdPathOf } from '../../src/plugins/md-path.mjs';
+import { mdPathOf } from '../../src/data/md-path.mjs';
 import { parseMeta, readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
 
 assert.ok(existsSync(join(BUILD, 'index.html')), 'run `npm run build` before the site tests');

@@ -7,7 +7,7 @@
 import { useState, type ReactNode } from 'react';
 import Head from '@docusaurus/Head';
 import useBaseUrl from '@docusaurus/useBaseUrl';
-import { mdPathOf } from '@site/src/plugins/md-path.mjs';
+import { mdPathOf } from '@site/src/data/md-path.mjs';
 import styles from './styles.module.css';
 
 type State = 'idle' | 'copied' | 'failed';
