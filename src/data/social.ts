@@ -7,13 +7,13 @@
  * own `image` keeps it. Pages without front matter (the home page, listings) use the fallback, themeConfig.image.
  */
 import data from './social-images.json';
+import { sectionImage } from './social-image';
+
+export { sectionImage };
 
 export type SocialSection = (typeof data.sections)[number];
 
 export const socialSections: SocialSection[] = data.sections;
-
-/** Site path of a section's image (static/img/social/<section>.png). */
-export const sectionImage = (section: string): string => `/img/social/${section}.png`;
 
 /** Site path of the image of a section of social-images.json. */
 export const socialImagePath = (section: SocialSection): string => sectionImage(section.section);

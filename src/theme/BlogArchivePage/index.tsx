@@ -4,7 +4,7 @@
 import BlogArchivePage from '@theme-original/BlogArchivePage';
 import type BlogArchivePageType from '@theme/BlogArchivePage';
 import { withDescription } from '@site/src/components/PageDescription';
-import { sectionImage } from '@site/src/data/social';
+import { sectionImage } from '@site/src/data/social-image';
 
 export default withDescription(
   BlogArchivePage as typeof BlogArchivePageType,

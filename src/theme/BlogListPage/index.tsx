@@ -13,7 +13,7 @@ import BlogPostItems from '@theme/BlogPostItems';
 import BlogListPageStructuredData from '@theme/BlogListPage/StructuredData';
 import Heading from '@theme/Heading';
 import type { Props } from '@theme/BlogListPage';
-import { sectionImage } from '@site/src/data/social';
+import { sectionImage } from '@site/src/data/social-image';
 
 export default function BlogListPage(props: Props): ReactNode {
   const { metadata, items, sidebar } = props;

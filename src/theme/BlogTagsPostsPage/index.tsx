@@ -4,6 +4,6 @@
 import BlogTagsPostsPage from '@theme-original/BlogTagsPostsPage';
 import type BlogTagsPostsPageType from '@theme/BlogTagsPostsPage';
 import { withDescription } from '@site/src/components/PageDescription';
-import { sectionImage } from '@site/src/data/social';
+import { sectionImage } from '@site/src/data/social-image';
 
 export default withDescription(BlogTagsPostsPage as typeof BlogTagsPostsPageType, undefined, sectionImage('blog'));

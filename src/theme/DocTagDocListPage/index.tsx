@@ -4,6 +4,6 @@
 import DocTagDocListPage from '@theme-original/DocTagDocListPage';
 import type DocTagDocListPageType from '@theme/DocTagDocListPage';
 import { withDescription } from '@site/src/components/PageDescription';
-import { sectionImage } from '@site/src/data/social';
+import { sectionImage } from '@site/src/data/social-image';
 
 export default withDescription(DocTagDocListPage as typeof DocTagDocListPageType, undefined, sectionImage('docs'));

@@ -4,7 +4,7 @@
 import DocTagsListPage from '@theme-original/DocTagsListPage';
 import type DocTagsListPageType from '@theme/DocTagsListPage';
 import { withDescription } from '@site/src/components/PageDescription';
-import { sectionImage } from '@site/src/data/social';
+import { sectionImage } from '@site/src/data/social-image';
 
 export default withDescription(
   DocTagsListPage as typeof DocTagsListPageType,

@@ -4,7 +4,7 @@
 import BlogAuthorsListPage from '@theme-original/Blog/Pages/BlogAuthorsListPage';
 import type BlogAuthorsListPageType from '@theme/Blog/Pages/BlogAuthorsListPage';
 import { withDescription } from '@site/src/components/PageDescription';
-import { sectionImage } from '@site/src/data/social';
+import { sectionImage } from '@site/src/data/social-image';
 
 export default withDescription(
   BlogAuthorsListPage as typeof BlogAuthorsListPageType,

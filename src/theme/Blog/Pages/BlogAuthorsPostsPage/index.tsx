@@ -5,7 +5,7 @@
 import BlogAuthorsPostsPage from '@theme-original/Blog/Pages/BlogAuthorsPostsPage';
 import type BlogAuthorsPostsPageType from '@theme/Blog/Pages/BlogAuthorsPostsPage';
 import { withDescription } from '@site/src/components/PageDescription';
-import { sectionImage } from '@site/src/data/social';
+import { sectionImage } from '@site/src/data/social-image';
 
 export default withDescription(
   BlogAuthorsPostsPage as typeof BlogAuthorsPostsPageType,
