@@ -1,7 +1,7 @@
 // Builds small throwaway sites that reuse the real config, theme, components and data, with
 // content of the test's choosing. Used to prove the build fails (or warns) on bad input, and to
 // exercise theme behaviour that must not ship in the production site (the crash fallback).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -66,12 +66,19 @@ export function makeFixtureSite(files = {}) {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Run the site build (scripts/build.mjs, as `npm run build` does) on a directory; returns { status, output }. */
+/**
+ * Run the site build (scripts/build.mjs, as `npm run build` does) on a directory; resolves to { status, output }.
+ * Asynchronous, so a test file can build several fixtures at once.
+ */
 export function buildSite(dir, { timeout = 300_000 } = {}) {
-  const res = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.mjs'), dir, '--out-dir', join(dir, 'build')], {
-    encoding: 'utf8',
-    timeout,
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', DOCUSAURUS_TELEMETRY_DISABLED: '1' },
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(REPO, 'scripts', 'build.mjs'), dir, '--out-dir', join(dir, 'build')], {
+      timeout,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', DOCUSAURUS_TELEMETRY_DISABLED: '1' },
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (status) => resolve({ status, output }));
   });
-  return { status: res.status, output: `${res.stdout ?? ''}\n${res.stderr ?? ''}` };
 }

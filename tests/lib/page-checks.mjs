@@ -75,40 +75,87 @@ export async function settle(page, problems) {
 }
 
 /**
- * Switch the page to dark mode with the navbar toggle, as a reader would, and wait until it is painted: the theme
- * attribute is set and two frames have rendered (reduced motion leaves no transition to wait for).
+ * Switch the page to a color mode with the navbar toggle, as a reader would, and wait until it is painted: the theme
+ * attribute is set and two frames have rendered (reduced motion leaves no transition to wait for). The toggle cycles
+ * through light, dark and the system's mode (light in the tests), so at most three clicks reach either mode.
  */
-export async function switchToDark(page) {
+export async function switchMode(page, mode) {
   const toggle = page.locator('.navbar button[title*="mode" i]').first();
-  for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark'; i++)
-    await toggle.click();
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== mode; i++)
+    // The button's own click: the navbar's toggle is in view on a desktop screen, and Playwright's pointer
+    // simulation (scrolling and waiting for it to be stable) costs a fifth of a page's checks.
+    await toggle.evaluate((button) => button.click());
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), mode);
   await page.evaluate(
     () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
 }
+export const switchToDark = (page) => switchMode(page, 'dark');
+
+/**
+ * Go to a route inside the running app, as a click on a link does (history push and popstate, which the router
+ * follows), and wait until the route has rendered: the document title is `title`, the route's own title from its
+ * HTML (the page sets it when it renders). The app is not loaded again, so only the route's own chunks load and
+ * render. Returns false, doing nothing, when the page already has that title (the wait could not tell the two
+ * apart): load the route instead.
+ */
+export async function navigateInApp(page, route, title) {
+  if ((await page.title()) === title) return false;
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, route);
+  await page.waitForFunction((expected) => document.title === expected, title, { timeout: 15_000 });
+  assert.equal(new URL(page.url()).pathname.replace(/(.)\/$/, '$1'), route);
+  return true;
+}
 
 /**
  * What looks the same on every page of a layout, so it is checked once per layout (see `chrome`): the navbar,
- * sidebars and footer, and the code blocks, whose colours come from the two Prism themes alone.
+ * sidebars and footer, the code blocks, whose colors come from the two Prism themes alone, and the frame around a
+ * page's text (its table of contents, breadcrumbs, edit and tags row, previous/next links and the blog's list of
+ * posts), which lists the route's headings and neighbours in the same elements on every page.
  */
-export const CHROME = ['.navbar', '.navbar-sidebar', '.footer', '.theme-doc-sidebar-container', '.prism-code'];
+export const CHROME = [
+  '.navbar',
+  '.navbar-sidebar',
+  '.footer',
+  '.theme-doc-sidebar-container',
+  '.prism-code',
+  '.theme-doc-toc-desktop',
+  '.theme-doc-toc-mobile',
+  '.theme-doc-breadcrumbs',
+  '.theme-doc-footer',
+  '.pagination-nav',
+  'nav[aria-label="Blog recent posts navigation"]',
+];
 /** The rules that depend on the colour mode; dark mode reruns only these. */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
 /**
- * axe violations of the loaded page: every WCAG 2.1 A/AA rule in light mode, then the colour rules in dark mode.
+ * axe violations of the loaded page: every WCAG 2.1 A/AA rule in light mode and the color rules in dark mode, in the
+ * mode the page is in first, then in the other (one switch per page: the page ends in the other mode).
  * With `chrome: false` the shared parts (CHROME) are left out, for pages whose layout was checked in full.
+ * `inEachMode(mode)` runs in each mode, after its axe run.
  */
-export async function axeBothModes(page, route, { chrome = true } = {}) {
+export async function axeBothModes(page, route, { chrome = true, inEachMode } = {}) {
   const exclude = chrome ? [] : CHROME;
   const found = [];
-  const light = await runAxe(page, { exclude, tags: WCAG_TAGS });
-  found.push(...describeViolations(route, 'light', light.violations));
-  await switchToDark(page);
-  const dark = await runAxe(page, { exclude, rules: COLOUR_RULES });
-  found.push(...describeViolations(route, 'dark', dark.violations));
-  await page.evaluate(() => localStorage.clear());
+  const check = async (mode) => {
+    if (mode === 'light') {
+      const light = await runAxe(page, { exclude, tags: WCAG_TAGS });
+      found.push(...describeViolations(route, 'light', light.violations));
+    } else {
+      const dark = await runAxe(page, { exclude, rules: COLOUR_RULES });
+      found.push(...describeViolations(route, 'dark', dark.violations));
+    }
+    await inEachMode?.(mode);
+  };
+  const first = (await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark' ? 'dark' : 'light';
+  const second = first === 'dark' ? 'light' : 'dark';
+  await check(first);
+  await switchMode(page, second);
+  await check(second);
   return found;
 }
 

@@ -75,3 +75,13 @@ export async function diagramCounts() {
   }
   return counts;
 }
+
+/** The document title a route's HTML gives it, as the browser reads it (entities decoded). */
+export const titleInHtml = (route) =>
+  (/<title[^>]*>([^<]*)<\/title>/.exec(readHtml(route))?.[1] ?? '')
+    .replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d)))
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');

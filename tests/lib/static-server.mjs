@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
+import { createGzip } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -32,9 +33,9 @@ export function resolveFile(root, urlPath) {
 
 /**
  * Start serving `dir`. Options: prefix ('/sub/' serves the site under /sub/), requests (an array
- * that receives every requested path). Resolves to { url, close }.
+ * that receives every requested path), compress (gzip text responses, for the benchmark). Resolves to { url, close }.
  */
-export function serveStatic(dir, { prefix = '/', requests } = {}) {
+export function serveStatic(dir, { prefix = '/', requests, compress = false } = {}) {
   const root = resolve(dir);
   const server = createServer((req, res) => {
     requests?.push(req.url);
@@ -48,7 +49,18 @@ export function serveStatic(dir, { prefix = '/', requests } = {}) {
     }
     const file = resolveFile(root, path);
     if (file) {
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      const type = TYPES[extname(file)] ?? 'application/octet-stream';
+      // With `compress`, text is sent gzipped to a client that accepts it, as a production host does.
+      if (
+        compress &&
+        /text|javascript|json|xml|svg/.test(type) &&
+        /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')
+      ) {
+        res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+        createReadStream(file).pipe(createGzip()).pipe(res);
+        return;
+      }
+      res.writeHead(200, { 'content-type': type });
       createReadStream(file).pipe(res);
       return;
     }

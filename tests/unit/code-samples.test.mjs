@@ -4,16 +4,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkAllSamples, checkSamples, extractBlocks } from '../../scripts/code-samples.mjs';
+import { checkSamples, extractBlocks, sampleFiles, showcaseBlocks } from '../../scripts/code-samples.mjs';
 import { ROOT } from '../../scripts/lib/content.mjs';
 import remarkAppCode, { readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'samples');
-/** The problems a fixture page causes (the rest of the program is checked by the first test). */
-const problemsOf = (name) =>
-  checkSamples(extractBlocks(join(FIXTURES, name))).problems.filter((p) => p.includes(`fixtures/samples/${name}`));
-
-const site = checkAllSamples();
+const fixtureFiles = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.mdx'))
+  .map((f) => join(FIXTURES, f));
+/**
+ * The site's samples and the fixture pages, checked together in one program (compiling is the slow part). Each
+ * block is its own module, so a fixture's errors stay in the fixture.
+ */
+const siteBlocks = [...sampleFiles().flatMap(extractBlocks), ...showcaseBlocks()];
+const checked = checkSamples([...siteBlocks, ...fixtureFiles.flatMap(extractBlocks)]);
+const isFixture = (problem) => problem.includes('tests/fixtures/samples/');
+const site = { blocks: siteBlocks, problems: checked.problems.filter((p) => !isFixture(p)) };
+/** The problems a fixture page causes. */
+const problemsOf = (name) => checked.problems.filter((p) => p.includes(`fixtures/samples/${name}:`));
 
 test('every TypeScript sample on the site compiles against the app, and the app compiles strictly', () => {
   assert.ok(site.blocks.length > 0);

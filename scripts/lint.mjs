@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// `npm run lint`: the content and code checks of package.json (lint:md, lint:text, check:samples, spell,
+// format:check, typecheck), one per core at a time. Each check's output is printed when it ends, whole, and the
+// command fails if any check fails.
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+
+const CHECKS = ['lint:md', 'lint:text', 'check:samples', 'spell', 'format:check', 'typecheck'];
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const run = (name) =>
+  new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(npm, ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${name} (${seconds} s)`);
+      const shown = output.replace(/^npm warn Unknown user config.*\n/gm, '').trim();
+      if (shown) console.log(shown.replace(/^/gm, '     '));
+      resolve(code === 0);
+    });
+  });
+
+const queue = [...CHECKS];
+const results = [];
+await Promise.all(
+  Array.from({ length: Math.min(availableParallelism(), CHECKS.length) }, async () => {
+    while (queue.length) results.push(await run(queue.shift()));
+  }),
+);
+process.exit(results.every(Boolean) ? 0 : 1);
