@@ -47,11 +47,18 @@ export const baseFiles = {
 };
 
 /**
- * Create a fixture site. `files` adds or replaces files (a null value removes a base file).
- * Returns its directory; call cleanup() when done.
+ * Create a fixture site. `files` adds or replaces files (a null value removes a base file). With `name`, the site is
+ * made at one fixed path per name (one site of that name at a time): the bundler's persistent cache, kept in the
+ * shared node_modules, is keyed by the site's paths, so fixtures built one after another at one path reuse what did
+ * not change (the theme), which makes each build a few seconds faster. Returns its directory; call cleanup() when
+ * done.
  */
-export function makeFixtureSite(files = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'pikku-fixture-'));
+export function makeFixtureSite(files = {}, { name } = {}) {
+  const dir = name ? join(tmpdir(), `pikku-fixture-${name}`) : mkdtempSync(join(tmpdir(), 'pikku-fixture-'));
+  if (name) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+  }
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   cpSync(join(REPO, 'static'), join(dir, 'static'), { recursive: true });
   mkdirSync(join(dir, 'src'), { recursive: true });
