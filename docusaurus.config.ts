@@ -86,6 +86,9 @@ const config = {
     },
   },
 
+  // The route-change progress bar without its invalid `role="bar"` (see the module).
+  clientModules: ['./src/clientModules/progressBar.ts'],
+
   themes: [
     '@docusaurus/theme-mermaid',
     [

@@ -213,7 +213,11 @@ describe('loading and failure behaviour', () => {
       await page.evaluate(() => {
         window.__progress = false;
         new MutationObserver(() => {
-          if (document.getElementById('nprogress')) window.__progress = true;
+          const bar = document.getElementById('nprogress');
+          if (bar) {
+            window.__progress = true;
+            window.__progressMarkup ??= bar.innerHTML;
+          }
         }).observe(document.documentElement, { childList: true, subtree: true });
       });
       if (slow) {
@@ -229,6 +233,12 @@ describe('loading and failure behaviour', () => {
       await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
       await page.waitForSelector('html.blog-list-page', { timeout: 15_000 });
       const seen = await page.evaluate(() => window.__progress);
+      if (slow) {
+        // Decoration, hidden from assistive technology, with no invalid role (src/clientModules/progressBar.ts).
+        const markup = await page.evaluate(() => window.__progressMarkup);
+        assert.match(markup, /class="bar" aria-hidden="true"/);
+        assert.doesNotMatch(markup, /role=/);
+      }
       await context.close();
       return seen;
     };

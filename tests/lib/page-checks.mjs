@@ -22,13 +22,28 @@ async function runAxe(page, { exclude, tags, rules }) {
   );
 }
 
-/** Images that failed to load on the page. */
+/**
+ * Images that failed to load on the page. An image still loading is waited for (after a move inside the app, the
+ * new route's images may still be on their way); a lazy image below the fold is not requested yet and is left out.
+ */
 export const brokenImages = (page) =>
-  page.evaluate(() =>
-    [...document.images]
-      .filter((img) => !img.complete || img.naturalWidth === 0)
-      .map((img) => img.currentSrc || img.src),
-  );
+  page.evaluate(async () => {
+    const wanted = [...document.images].filter(
+      (img) => img.loading !== 'lazy' || img.getBoundingClientRect().top < window.innerHeight,
+    );
+    await Promise.all(
+      wanted
+        .filter((img) => !img.complete)
+        .map(
+          (img) =>
+            new Promise((resolve) => {
+              img.addEventListener('load', resolve, { once: true });
+              img.addEventListener('error', resolve, { once: true });
+            }),
+        ),
+    );
+    return wanted.filter((img) => img.naturalWidth === 0).map((img) => img.currentSrc || img.src);
+  });
 
 /** Load a route and wait for React to hydrate it (unless JavaScript is off for the page). */
 export async function visit(page, url, { requireHydration = true } = {}) {
