@@ -62,7 +62,7 @@ export function makeFixtureSite(files = {}, { name } = {}) {
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   cpSync(join(REPO, 'static'), join(dir, 'static'), { recursive: true });
   mkdirSync(join(dir, 'src'), { recursive: true });
-  for (const part of ['theme', 'components', 'data', 'css'])
+  for (const part of ['theme', 'components', 'data', 'css', 'clientModules'])
     symlinkSync(join(REPO, 'src', part), join(dir, 'src', part), 'dir');
   const all = { ...baseFiles, ...files };
   for (const [path, content] of Object.entries(all)) {
