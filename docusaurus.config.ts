@@ -4,7 +4,7 @@ import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { Options as RedirectOptions } from '@docusaurus/plugin-client-redirects';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import remarkAppCode from './src/plugins/remark-app-code.mjs';
-import remarkDiagrams from './src/plugins/remark-diagrams.mjs';
+import remarkDiagrams, { DIAGRAM_THEMES } from './src/plugins/remark-diagrams.mjs';
 import appSnippets from './src/plugins/app-snippets';
 import llmsTxt from './src/plugins/llms-txt.mjs';
 import {
@@ -26,8 +26,8 @@ import { routeOfSource, socialImagePath, socialSectionOf } from './src/data/soci
  */
 const remarkPlugins = [remarkAppCode, [npm2yarn, { sync: true, converters: ['yarn', 'pnpm', 'bun'] }]];
 
-/** The Mermaid theme of each colour mode (the spec's neutral and dark). */
-const mermaidThemes = { light: 'neutral', dark: 'dark' };
+/** The Mermaid theme of each color mode, shared with the drawings' cache keys (and so with npm run diagrams). */
+const mermaidThemes = DIAGRAM_THEMES;
 /**
  * ```mermaid fences are drawn at build time as inline SVG, one drawing per colour mode (src/plugins/remark-diagrams.mjs),
  * before Docusaurus's own Mermaid step would hand them to the browser.

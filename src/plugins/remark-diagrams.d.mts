@@ -7,7 +7,7 @@ declare const remarkDiagrams: (options?: {
 export default remarkDiagrams;
 export declare const DIAGRAMS_DIR: string;
 export declare const MODES: readonly ['light', 'dark'];
-export declare const DEFAULT_THEMES: DiagramThemes;
+export declare const DIAGRAM_THEMES: DiagramThemes;
 export declare function diagramKey(source: string, themes?: DiagramThemes): string;
 export declare function drawingPath(key: string, mode: string, dir?: string): string;
 export declare function naturalSize(svg: string, width: number, height: number): string;

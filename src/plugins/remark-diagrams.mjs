@@ -22,11 +22,12 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIAGRAMS_DIR = join(ROOT, 'src', 'diagrams');
 /** The color modes, each drawn with the Mermaid theme configured for it. */
 export const MODES = ['light', 'dark'];
-export const DEFAULT_THEMES = { light: 'neutral', dark: 'dark' };
+/** The Mermaid theme of each color mode (the spec's neutral and dark); docusaurus.config.ts configures these. */
+export const DIAGRAM_THEMES = { light: 'neutral', dark: 'dark' };
 const MERMAID_VERSION = require('mermaid/package.json').version;
 
 /** The cache key of a diagram: its text (trimmed), the theme of each mode and the Mermaid version. */
-export function diagramKey(source, themes = DEFAULT_THEMES) {
+export function diagramKey(source, themes = DIAGRAM_THEMES) {
   return createHash('sha256')
     .update(JSON.stringify([source.trim(), themes.light, themes.dark, MERMAID_VERSION]))
     .digest('hex')
@@ -53,7 +54,7 @@ export function naturalSize(svg, width, height) {
  * Draw diagrams with Mermaid in headless Chromium, one id prefix per diagram and mode so the inline styles of two
  * drawings on a page never collide. Resolves to { key, mode, svg }[]; rejects naming the diagram that failed.
  */
-export async function drawDiagrams(diagrams, themes = DEFAULT_THEMES) {
+export async function drawDiagrams(diagrams, themes = DIAGRAM_THEMES) {
   if (!diagrams.length) return [];
   const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(CHROMIUM))
@@ -165,7 +166,7 @@ function mermaidFences(tree) {
  * The plugin. Options: `themes` ({ light, dark } Mermaid theme names, from themeConfig.mermaid.theme) and `dir`
  * (the drawing cache, src/diagrams by default).
  */
-export default function remarkDiagrams({ themes = DEFAULT_THEMES, dir = DIAGRAMS_DIR } = {}) {
+export default function remarkDiagrams({ themes = DIAGRAM_THEMES, dir = DIAGRAMS_DIR } = {}) {
   return async (tree, file) => {
     const fences = mermaidFences(tree);
     if (!fences.length) return;

@@ -105,7 +105,6 @@ export async function switchMode(page, mode) {
     () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
 }
-export const switchToDark = (page) => switchMode(page, 'dark');
 
 /**
  * Go to a route inside the running app, as a click on a link does (history push and popstate, which the router
