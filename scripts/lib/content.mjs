@@ -57,6 +57,10 @@ export function routeOfFile(file) {
   return `/${section}${path ? `/${path}` : ''}`;
 }
 
+/** The route of any content page: docs and why by path (routeOfFile), blog posts by their front matter's slug. */
+export const routeOfPage = (file, data = splitFrontMatter(readFileSync(file, 'utf8')).data) =>
+  routeOfFile(file) ?? (data.slug ? `/blog/${data.slug}` : null);
+
 /** Body text as prose: no code, imports, JSX tags, link targets or markup. */
 export function proseOf(body) {
   return body
@@ -91,7 +95,7 @@ export function listMdxFiles() {
 }
 
 /**
- * Every ```mermaid fence the build draws, parsed as MDX parses it: { file (relative), line, source, key }, where
+ * Every ```mermaid fence the build draws, parsed as MDX parses it: { file (relative), route, line, source, key }, where
  * key names the drawing in src/diagrams (see src/plugins/remark-diagrams.mjs).
  */
 export async function contentDiagrams() {
@@ -102,11 +106,13 @@ export async function contentDiagrams() {
   for (const file of listMdxFiles()) {
     const source = readFileSync(file, 'utf8');
     if (!source.includes('```mermaid')) continue;
-    const { body, bodyLine } = splitFrontMatter(source);
+    const { data, body, bodyLine } = splitFrontMatter(source);
+    const route = routeOfPage(file, data);
     const walk = (node) => {
       if (node.type === 'code' && node.lang === 'mermaid')
         found.push({
           file: relative(ROOT, file),
+          route,
           line: bodyLine + node.position.start.line - 1,
           source: node.value,
           key: diagramKey(node.value),

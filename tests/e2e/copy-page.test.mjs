@@ -3,10 +3,9 @@
 // and the edit link in it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, newContext, watchPage } from '../lib/browser.mjs';
-import { serveStatic } from '../lib/static-server.mjs';
+import { newContext, watchPage, openBuiltSite } from '../lib/browser.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 import { assertHealthy, axeBothModes, visit } from '../lib/page-checks.mjs';
 import { mdPathOf } from '../../src/data/md-path.mjs';
@@ -17,15 +16,9 @@ const { site } = loadModule('src/data/site.ts');
 
 let browser;
 let server;
-before(async () => {
-  assert.ok(existsSync(join(BUILD, 'index.html')), 'run `npm run build` before the browser tests');
-  server = await serveStatic(BUILD);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+let close;
+before(async () => ({ browser, server, close } = await openBuiltSite()));
+after(() => close?.());
 
 /** Open a page with clipboard access; `requests` collects the paths it asks the server for. */
 async function open(route) {

@@ -4,9 +4,8 @@
 // Mermaid code: the diagrams are drawn at build time.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newContext } from '../lib/browser.mjs';
-import { serveStatic } from '../lib/static-server.mjs';
-import { BUILD, diagramCounts, titleInHtml } from '../lib/routes.mjs';
+import { newContext, openBuiltSite } from '../lib/browser.mjs';
+import { diagramCounts, titleInHtml } from '../lib/routes.mjs';
 import { assertDiagrams, measureDiagrams, navigateInApp, visit } from '../lib/page-checks.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -14,16 +13,13 @@ const pages = await diagramCounts();
 
 let browser;
 let server;
+let close;
 let page;
 before(async () => {
-  server = await serveStatic(BUILD);
-  browser = await launch();
+  ({ browser, server, close } = await openBuiltSite());
   page = await (await newContext(browser, server.url, PHONE)).newPage();
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => close?.());
 
 test('the content has diagrams to check', () => assert.ok(pages.size > 0));
 

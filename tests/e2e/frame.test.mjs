@@ -3,9 +3,8 @@
 // banner and the not-found page.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, newContext } from '../lib/browser.mjs';
+import { newContext, openBuiltSite } from '../lib/browser.mjs';
 import { serveStatic } from '../lib/static-server.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 import { loadModule } from '../lib/load.mjs';
@@ -16,15 +15,9 @@ const { latestRelease, latestReleaseHref, announcementId } = loadModule('src/dat
 
 let browser;
 let server;
-before(async () => {
-  assert.ok(existsSync(join(BUILD, 'index.html')), 'run `npm run build` before the browser tests');
-  server = await serveStatic(BUILD);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+let close;
+before(async () => ({ browser, server, close } = await openBuiltSite()));
+after(() => close?.());
 
 const open = async (path, options, connection) => {
   const context = await newContext(browser, server.url, options);

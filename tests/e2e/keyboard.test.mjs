@@ -2,21 +2,14 @@
 // without a mouse.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newContext } from '../lib/browser.mjs';
-import { serveStatic } from '../lib/static-server.mjs';
-import { BUILD } from '../lib/routes.mjs';
+import { newContext, openBuiltSite } from '../lib/browser.mjs';
 import { visit } from '../lib/page-checks.mjs';
 
 let browser;
 let server;
-before(async () => {
-  server = await serveStatic(BUILD);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+let close;
+before(async () => ({ browser, server, close } = await openBuiltSite()));
+after(() => close?.());
 
 async function open(path, viewport = { width: 1280, height: 900 }) {
   const context = await newContext(browser, server.url, { viewport });

@@ -16,7 +16,7 @@ import { launch, newContext, watchPage } from '../lib/browser.mjs';
 import { serveStatic } from '../lib/static-server.mjs';
 import { BUILD, aliasRoutes, diagramCounts, sitemapRoutes, titleInHtml } from '../lib/routes.mjs';
 import { assertDiagrams, assertHealthy, axeBothModes, navigateInApp, preloadAxe, visit } from '../lib/page-checks.mjs';
-import { listContentFiles, routeOfFile, splitFrontMatter } from '../../scripts/lib/content.mjs';
+import { listContentFiles, routeOfPage, splitFrontMatter } from '../../scripts/lib/content.mjs';
 
 // One browser per core: rendering and axe keep each renderer and browser process busy, so more pages in flight do
 // not finish sooner (measured on 2 cores: 4 pages at a time took as long as 2, and two browsers beat two contexts
@@ -44,7 +44,7 @@ const checksChrome = (route) => !seenLayouts.has(layoutOf(route)) && seenLayouts
 const expectedTitle = new Map();
 for (const file of listContentFiles()) {
   const { data } = splitFrontMatter(readFileSync(file, 'utf8'));
-  const route = routeOfFile(file) ?? (data.slug ? `/blog/${data.slug}` : null);
+  const route = routeOfPage(file, data);
   if (route && data.title) expectedTitle.set(route, String(data.title));
 }
 

@@ -1,6 +1,11 @@
 // Headless Chromium (Debian's) driven by playwright-core. Analytics requests are blocked and
 // recorded, so tests never reach the network and can assert that the tag tried to load.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { ROOT } from '../../scripts/lib/content.mjs';
+import { serveStatic } from './static-server.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -76,4 +81,22 @@ export function watchPage(page, origin) {
       problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
   return problems;
+}
+
+/**
+ * Serve the built site from 127.0.0.1 and launch Chromium, for a file of browser tests:
+ * `before(async () => ({ browser, server, close } = await openBuiltSite()))` and `after(() => close?.())`.
+ */
+export async function openBuiltSite(build = join(ROOT, 'build')) {
+  assert.ok(existsSync(join(build, 'index.html')), 'run `npm run build` before the browser tests');
+  const server = await serveStatic(build);
+  const browser = await launch();
+  return {
+    server,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
 }

@@ -2,7 +2,7 @@
 // content of the test's choosing. Used to prove the build fails (or warns) on bad input, and to
 // exercise theme behaviour that must not ship in the production site (the crash fallback).
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -62,8 +62,10 @@ export function makeFixtureSite(files = {}, { name } = {}) {
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   cpSync(join(REPO, 'static'), join(dir, 'static'), { recursive: true });
   mkdirSync(join(dir, 'src'), { recursive: true });
-  for (const part of ['theme', 'components', 'data', 'css', 'clientModules'])
-    symlinkSync(join(REPO, 'src', part), join(dir, 'src', part), 'dir');
+  // Everything the config and theme import from src/, shared; only the pages are the fixture's own.
+  for (const part of readdirSync(join(REPO, 'src'), { withFileTypes: true }))
+    if (part.isDirectory() && part.name !== 'pages')
+      symlinkSync(join(REPO, 'src', part.name), join(dir, 'src', part.name), 'dir');
   const all = { ...baseFiles, ...files };
   for (const [path, content] of Object.entries(all)) {
     if (content === null) continue;

@@ -2,13 +2,7 @@
 // blog post found in the build (the route map describes posts by pattern, not by name).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import {
-  contentDiagrams,
-  listContentFiles,
-  readRoutes,
-  routeOfFile,
-  splitFrontMatter,
-} from '../../scripts/lib/content.mjs';
+import { contentDiagrams, listContentFiles, readRoutes, routeOfFile } from '../../scripts/lib/content.mjs';
 import { REPO } from './fixture-site.mjs';
 import { resolveFile } from './static-server.mjs';
 
@@ -68,11 +62,7 @@ export const readHtml = (route) => readFileSync(htmlFileFor(route), 'utf8');
 /** Route -> how many ```mermaid diagrams its source has (every page with a diagram). */
 export async function diagramCounts() {
   const counts = new Map();
-  for (const { file } of await contentDiagrams()) {
-    const route =
-      routeOfFile(join(REPO, file)) ?? `/blog/${splitFrontMatter(readFileSync(join(REPO, file), 'utf8')).data.slug}`;
-    counts.set(route, (counts.get(route) ?? 0) + 1);
-  }
+  for (const { route } of await contentDiagrams()) counts.set(route, (counts.get(route) ?? 0) + 1);
   return counts;
 }
 
