@@ -7,6 +7,9 @@ import remarkAppCode from './src/plugins/remark-app-code.mjs';
 import remarkDiagrams, { DIAGRAM_THEMES } from './src/plugins/remark-diagrams.mjs';
 import appSnippets from './src/plugins/app-snippets';
 import llmsTxt from './src/plugins/llms-txt.mjs';
+import prismWithCodeBlocks from './src/plugins/prism-with-code-blocks';
+import { ssrTemplate } from './src/ssrTemplate';
+import analytics, { type AnalyticsOptions } from './src/plugins/analytics';
 import {
   inertAnalyticsId,
   announcementId,
@@ -65,6 +68,9 @@ const config = {
   trailingSlash: undefined,
 
   future: { v4: true, faster: true },
+
+  // Docusaurus's page template, but the app's scripts are asked for once the page has painted (see the module).
+  ssrTemplate,
 
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'warn',
@@ -151,7 +157,6 @@ const config = {
         },
         pages: { beforeDefaultRemarkPlugins, remarkPlugins },
         theme: { customCss: './src/css/custom.css' },
-        gtag: { trackingID: analyticsId, anonymizeIP: true },
         sitemap: {
           changefreq: 'weekly',
           priority: 0.5,
@@ -166,6 +171,8 @@ const config = {
 
   plugins: [
     appSnippets,
+    // Prism loads with the pages that draw code blocks, not with every page (src/plugins/prism-with-code-blocks.ts).
+    prismWithCodeBlocks,
     [
       '@docusaurus/plugin-content-docs',
       {
@@ -176,6 +183,8 @@ const config = {
         sidebarPath: false,
       } satisfies DocsOptions,
     ],
+    // Page views with IP anonymisation; gtag's script loads once the page is interactive (src/plugins/analytics.ts).
+    [analytics, { trackingID: analyticsId, anonymizeIP: true } satisfies AnalyticsOptions],
     ['@docusaurus/plugin-client-redirects', { redirects } satisfies RedirectOptions],
     // /llms.txt, /llms-full.txt and a Markdown copy of every docs, skills and why page at its URL plus .md, written
     // after the build (src/plugins/llms-txt.mjs; its texts are in src/data/llms-txt.json).

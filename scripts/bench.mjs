@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { serveStatic } from '../tests/lib/static-server.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/lib/browser.mjs';
+import { firstLoadScripts } from '../tests/lib/routes.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BUILD = join(ROOT, 'build');
@@ -83,10 +84,10 @@ function newestPost() {
 /** What the HTML of a route loads before interaction: its same-origin scripts and stylesheets. */
 function firstLoad(route) {
   const html = readFileSync(join(BUILD, route, 'index.html'), 'utf8');
-  const pick = (pattern) =>
-    [...new Set([...html.matchAll(pattern)].map((m) => m[1]))].map((p) => readFileSync(join(BUILD, p)));
-  const js = pick(/<script[^>]*\ssrc="?(\/[^"\s>]+\.js)/g);
-  const css = pick(/<link[^>]*rel="?stylesheet"?[^>]*href="?(\/[^"\s>]+\.css)/g);
+  const read = (paths) => [...new Set(paths)].map((p) => readFileSync(join(BUILD, p)));
+  // Same-origin scripts only: the HTML's own tags and the app loader's list (src/ssrTemplate.ts).
+  const js = read(firstLoadScripts(html).filter((src) => src.startsWith('/')));
+  const css = read([...html.matchAll(/<link[^>]*rel="?stylesheet"?[^>]*href="?(\/[^"\s>]+\.css)/g)].map((m) => m[1]));
   const size = (list) => ({
     rawKb: kb(list.reduce((a, b) => a + b.length, 0)),
     gzipKb: kb(list.reduce((a, b) => a + gzipSync(b).length, 0)),

@@ -8,7 +8,8 @@ import { newContext, openBuiltSite } from '../lib/browser.mjs';
 import { serveStatic } from '../lib/static-server.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 import { loadModule } from '../lib/load.mjs';
-import { visit } from '../lib/page-checks.mjs';
+import { navigateInApp, visit } from '../lib/page-checks.mjs';
+import { titleInHtml } from '../lib/routes.mjs';
 
 const BUILD = join(REPO, 'build');
 const { latestRelease, latestReleaseHref, announcementId } = loadModule('src/data/site.ts');
@@ -240,6 +241,51 @@ describe('loading and failure behaviour', () => {
   });
 });
 
+describe('loading', () => {
+  test("a page's text is drawn before the app's JavaScript runs", async () => {
+    // A frame callback at every frame notes the first frame that draws the article; Docusaurus's entry sets
+    // window.docusaurus when the app starts. The app loader of src/ssrTemplate.ts asks for the scripts only after
+    // such a frame. With <script defer> a script that arrives before the HTML is parsed runs before the page is
+    // drawn, which on a slow phone holds the text back by the app's whole evaluation.
+    const context = await newContext(browser, server.url, { viewport: { width: 412, height: 823 } });
+    await context.addInitScript(() => {
+      const frame = () => {
+        if (document.querySelector('article p')) window.__articleDrawn = true;
+        else requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+      Object.defineProperty(window, 'docusaurus', {
+        configurable: true,
+        set(value) {
+          window.__drawnBeforeApp = window.__articleDrawn === true;
+          Object.defineProperty(window, 'docusaurus', { value, writable: true, configurable: true });
+        },
+      });
+    });
+    const page = await context.newPage();
+    await visit(page, `${server.url}/docs/core-features/functions`);
+    assert.equal(await page.evaluate(() => window.__drawnBeforeApp), true);
+    await context.close();
+  });
+});
+
+describe('code blocks', () => {
+  test('a page reached inside the app highlights its bash and TOML blocks (Prism loads with it)', async () => {
+    // The tags index has no code block, so the app starts without Prism; the Cloudflare skill is drawn in the
+    // browser, not from its HTML, and its blocks are only highlighted if the extra languages were registered.
+    const { context, page } = await open('/docs/tags');
+    assert.equal(await page.locator('pre').count(), 0, 'the first page has no code block');
+    const title = titleInHtml('/docs/skills/cloudflare');
+    assert.ok(await navigateInApp(page, '/docs/skills/cloudflare', title));
+    for (const language of ['bash', 'toml'])
+      assert.ok(
+        (await page.locator(`pre.language-${language} .token:not(.plain)`).count()) > 0,
+        `${language} is highlighted`,
+      );
+    await context.close();
+  });
+});
+
 describe('addresses', () => {
   test('an unknown path gets the not-found page with HTTP 404', async () => {
     const { context, page, response } = await open('/no-such-page');
@@ -261,15 +307,24 @@ describe('addresses', () => {
     await wrong.close();
   });
 
-  test('the analytics tag loads asynchronously with IP anonymisation, and the tests block it', async () => {
+  test('analytics loads after the app is interactive, anonymises IPs and counts in-app page views', async () => {
     const { context, page } = await open('/');
+    // open() waited for hydration; the script comes after it, when the browser is idle.
     const script = page.locator('script[src*="googletagmanager.com/gtag/js"]');
+    await script.waitFor({ state: 'attached', timeout: 15_000 });
     assert.equal(await script.getAttribute('async'), '');
-    const inline = await page.locator('script:not([src])').allInnerTexts();
+    const config = await page.evaluate(() => window.dataLayer.map((call) => Array.from(call)));
     assert.ok(
-      inline.some((s) => /anonymize_ip["']?\s*:\s*(!0|true)/.test(s)),
+      config.some(([name, , options]) => name === 'config' && options?.anonymize_ip === true),
       'anonymize_ip is set',
     );
+    const title = titleInHtml('/blog');
+    assert.ok(await navigateInApp(page, '/blog', title));
+    await page.waitForFunction(() => window.dataLayer.some((call) => call[0] === 'event' && call[1] === 'page_view'));
+    const blocked = () => context.blocked.some((u) => u.includes('googletagmanager.com'));
+    // Checked and awaited in one tick, so the request cannot fail in between.
+    if (!blocked())
+      await page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('googletagmanager.com') });
     assert.ok(
       context.blocked.some((u) => u.includes('googletagmanager.com')),
       'the request was made and blocked',

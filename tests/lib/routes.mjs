@@ -75,3 +75,13 @@ export const titleInHtml = (route) =>
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
+
+/**
+ * The scripts a built page loads before interaction, in order: `<script src>` tags, and the list the app loader of
+ * src/ssrTemplate.ts requests once the page has painted.
+ */
+export function firstLoadScripts(html) {
+  const tags = [...html.matchAll(/<script[^>]*\ssrc="?([^"\s>]+)/g)].map((m) => m[1]);
+  const loader = /<script data-app-loader>[^<]*?(\[[^\]]*\])\)<\/script>/.exec(html);
+  return [...tags, ...(loader ? JSON.parse(loader[1]) : [])];
+}

@@ -10,6 +10,7 @@ import {
   aliasRoutes,
   blogPostRoutes,
   feedRoutes,
+  firstLoadScripts,
   htmlFileFor,
   isIndexRoute,
   pageRoutes,
@@ -204,14 +205,44 @@ test('the announcement bar links to the newest release post on every page', () =
   for (const route of ['/', '/docs', '/blog', '/why']) assert.ok(readHtml(route).includes(latestReleaseHref), route);
 });
 
-test('the analytics tag is in the production HTML, async, with IP anonymisation', () => {
+test('analytics: gtag is defined in the HTML with IP anonymisation, and its script is not loaded by the HTML', () => {
   const html = readHtml('/');
-  assert.match(html, /<script[^>]+async[^>]+src="?https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=G-/);
+  assert.match(html, /data-gtag-src="?https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=G-/);
   assert.match(html, /anonymize_ip["']?\s*:\s*(!0|true)/);
+  assert.doesNotMatch(html, /<script[^>]*\ssrc="?https:\/\/www\.googletagmanager\.com/, 'no gtag script tag');
+  assert.doesNotMatch(html, /<link[^>]*googletagmanager/, 'no connection opened to it either');
 });
 
 test('the not-found page exists in the site design', () => {
   const html = readFileSync(join(BUILD, '404.html'), 'utf8');
   assert.match(html, /Page not found/);
   assert.match(html, /<nav[^>]*aria-label="?Main/);
+});
+
+test('Prism comes with the chunks that draw code blocks, not in the JavaScript every page loads first', () => {
+  // `.languages.insertBefore(` is how Prism's grammars register: present in some chunk, absent from what the HTML
+  // loads (src/plugins/prism-with-code-blocks.ts).
+  const PRISM = '.languages.insertBefore(';
+  const html = readHtml('/');
+  const firstLoad = firstLoadScripts(html);
+  assert.ok(
+    firstLoad.some((src) => /\/main\.[^/]+\.js$/.test(src)),
+    'the home page loads the main bundle',
+  );
+  for (const src of firstLoad) assert.ok(!readFileSync(join(BUILD, src), 'utf8').includes(PRISM), `${src} has Prism`);
+  const chunks = readdirSync(join(BUILD, 'assets', 'js')).filter((f) => f.endsWith('.js'));
+  assert.ok(
+    chunks.some((f) => readFileSync(join(BUILD, 'assets', 'js', f), 'utf8').includes(PRISM)),
+    'a lazy chunk has Prism',
+  );
+  // The config's extra languages still highlight on the server: bash and TOML are not among Prism's defaults.
+  const cloudflare = readHtml('/docs/skills/cloudflare');
+  for (const language of ['bash', 'toml'])
+    assert.match(
+      cloudflare,
+      new RegExp(
+        `class="prism-code language-${language}[^>]*><code[^>]*>(?:(?!</code>)[\\s\\S])*class="token (?!plain)`,
+      ),
+      `a ${language} block has tokens`,
+    );
 });

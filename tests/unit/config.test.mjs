@@ -10,7 +10,8 @@ import { readRoutes } from '../../scripts/lib/content.mjs';
 const config = loadDefault('docusaurus.config.ts');
 const { site, latestRelease, latestReleaseHref, announcementId, inertAnalyticsId } = loadModule('src/data/site.ts');
 const [, presetOptions] = config.presets.find(([name]) => name === 'classic');
-const { docs, blog, pages, gtag } = presetOptions;
+const { docs, blog, pages } = presetOptions;
+const analyticsPlugin = config.plugins.find((p) => Array.isArray(p) && p[0]?.name === 'analytics');
 const theme = config.themeConfig;
 const whyPlugin = config.plugins.find((p) => Array.isArray(p) && p[1]?.id === 'why')[1];
 const redirectPlugin = config.plugins.find(
@@ -140,6 +141,9 @@ test('blog: inline tags, inline authors and untruncated posts warn', () => {
 });
 
 test('analytics: gtag with IP anonymisation, reporting to the inert id unless the build sets one', () => {
+  assert.equal(presetOptions.gtag, undefined, "the preset's gtag plugin (script in the head) is off");
+  const gtag = analyticsPlugin?.[1];
+  assert.ok(gtag, 'src/plugins/analytics.ts is configured');
   assert.equal(gtag.trackingID, process.env.PIKKU_GA_MEASUREMENT_ID ?? inertAnalyticsId);
   assert.match(gtag.trackingID, /^G-[A-Z0-9]+$/);
   assert.equal(gtag.anonymizeIP, true);
