@@ -93,7 +93,8 @@ const config = {
   },
 
   // The route-change progress bar without its invalid `role="bar"` (see the module).
-  clientModules: ['./src/clientModules/progressBar.ts'],
+  // Link prefetches run in idle time, not all at once after hydration (see the module).
+  clientModules: ['./src/clientModules/progressBar.ts', './src/clientModules/idlePrefetch.ts'],
 
   themes: [
     '@docusaurus/theme-mermaid',

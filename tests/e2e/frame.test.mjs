@@ -199,6 +199,15 @@ describe('loading and failure behaviour', () => {
     assert.equal(await prefetches({ saveData: false, effectiveType: 'slow-2g' }), 0, 'no prefetch on 2g');
   });
 
+  test('links that scroll into view are prefetched once the page is idle after hydrating', async () => {
+    // src/clientModules/idlePrefetch.ts queues Docusaurus's viewport prefetches for idle time; they still happen.
+    const { context, page } = await open('/docs/core-features/functions', { viewport: { width: 412, height: 823 } });
+    await page.waitForSelector('link[rel="prefetch"]', { state: 'attached', timeout: 15_000 });
+    const prefetched = await page.locator('link[rel="prefetch"]').evaluateAll((links) => links.map((l) => l.href));
+    assert.ok(prefetched.every((href) => /\/assets\/js\/[^/]+\.js$/.test(href)), 'chunks of linked routes');
+    await context.close();
+  });
+
   test('the progress bar appears while a route change is still loading, not on an instant one', async () => {
     const sawProgress = async (slow) => {
       // Slow: save-data turns prefetching off, so the click is what loads the next route's chunks, and the
