@@ -204,7 +204,10 @@ describe('loading and failure behaviour', () => {
     const { context, page } = await open('/docs/core-features/functions', { viewport: { width: 412, height: 823 } });
     await page.waitForSelector('link[rel="prefetch"]', { state: 'attached', timeout: 15_000 });
     const prefetched = await page.locator('link[rel="prefetch"]').evaluateAll((links) => links.map((l) => l.href));
-    assert.ok(prefetched.every((href) => /\/assets\/js\/[^/]+\.js$/.test(href)), 'chunks of linked routes');
+    assert.ok(
+      prefetched.every((href) => /\/assets\/js\/[^/]+\.js$/.test(href)),
+      'chunks of linked routes',
+    );
     await context.close();
   });
 
