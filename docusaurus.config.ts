@@ -19,6 +19,7 @@ import {
   siteRepository,
 } from './src/data/site';
 import { redirects } from './src/data/redirects';
+import { searchShortcut } from './src/data/search';
 import { darkCodeTheme, lightCodeTheme } from './src/data/codeThemes';
 import { routeOfSource, socialImagePath, socialSectionOf } from './src/data/social';
 
@@ -113,6 +114,8 @@ const config = {
         indexPages: false,
         explicitSearchResultPath: true,
         searchBarShortcutHint: true,
+        // Also answered by the navbar's stand-in until the bar's code loads (src/theme/SearchBar).
+        searchBarShortcutKeymap: searchShortcut,
       },
     ],
   ],

@@ -368,6 +368,42 @@ describe('search', () => {
     await context.close();
   });
 
+  test('the search code loads on first use: the shortcut finds, and the bar that loads looks the same', async () => {
+    // Until it is used, the navbar shows src/theme/SearchBar's stand-in; the plugin's bar (marked by the
+    // autocomplete event it listens to) is not among the page's scripts.
+    const { context, page } = await open('/docs');
+    // The text of every script the page has loaded (from the browser's cache).
+    const scripts = () =>
+      page.evaluate(() =>
+        Promise.all(
+          performance
+            .getEntriesByType('resource')
+            .filter((e) => e.name.endsWith('.js'))
+            .map((e) => fetch(e.name).then((r) => r.text())),
+        ),
+      );
+    const hasBar = async () => (await scripts()).some((text) => text.includes('autocomplete:closed'));
+    const box = () => page.locator('.navbar__search').first().boundingBox();
+    await page.locator('.navbar__search[data-stand-in]').waitFor();
+    const before = await box();
+    assert.equal(await hasBar(), false, 'no search bar code yet');
+    await page.keyboard.press(process.platform === 'darwin' ? 'Meta+k' : 'Control+k');
+    await page.locator('.navbar__search:not([data-stand-in])').waitFor();
+    assert.equal(await hasBar(), true, 'the shortcut loaded the bar');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.classList.contains('navbar__search-input')),
+      true,
+      'the search box has the focus',
+    );
+    await page.keyboard.type('permission guard', { delay: 20 });
+    await page.locator('.navbar [role="listbox"] [role="option"]').first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await page.locator('.navbar__search-input').first().fill('');
+    await page.evaluate(() => document.activeElement?.blur());
+    assert.deepEqual(await box(), before, 'the loaded bar takes the place of the stand-in exactly');
+    await context.close();
+  });
+
   test('the search page lists results from the docs and the blog', async () => {
     const { context, page } = await open('/search?q=queue');
     const results = page.locator('article h2 a');
