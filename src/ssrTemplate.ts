@@ -5,9 +5,10 @@
  * Docusaurus puts `<script defer>` tags in the head. A deferred script runs as soon as the HTML is parsed, and when
  * it has arrived by then (a fast network, or the cache) the browser evaluates the whole app before it first paints
  * the page that is already in the HTML; on a slow phone that holds the text back by the app's evaluation time. Here
- * a small inline script at the end of the body asks for the same scripts, in the same order, once the browser has
- * painted: the text shows first, then the app loads and hydrates as before. A page opened in a background tab (no
- * frames are drawn) loads them at once. Without JavaScript nothing changes: the page is the HTML.
+ * a small inline script at the end of the body asks for the same scripts, in the same order, once the browser reports
+ * the page's first contentful paint (where paint timing is missing: after the first frame). The text shows first,
+ * then the app loads and hydrates as before. A page in a background tab (which paints nothing) loads them at once.
+ * Without JavaScript nothing changes: the page is the HTML.
  */
 export const ssrTemplate = `<!DOCTYPE html>
 <html <%~ it.htmlAttributes %>>
@@ -28,7 +29,10 @@ export const ssrTemplate = `<!DOCTYPE html>
     <%~ it.postBodyTags %>
     <script data-app-loader>
       (function (scripts) {
+        var started = false;
         function load() {
+          if (started) return;
+          started = true;
           scripts.forEach(function (src) {
             var script = document.createElement('script');
             script.src = src;
@@ -36,8 +40,20 @@ export const ssrTemplate = `<!DOCTYPE html>
             document.body.appendChild(script);
           });
         }
-        if (document.visibilityState === 'hidden') load();
-        else requestAnimationFrame(function () { setTimeout(load, 0); });
+        if (document.visibilityState === 'hidden') return load();
+        document.addEventListener('visibilitychange', function () {
+          if (document.visibilityState === 'hidden') load();
+        });
+        var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;
+        if (types && types.indexOf('paint') >= 0) {
+          new PerformanceObserver(function (list, observer) {
+            if (!list.getEntriesByName('first-contentful-paint').length) return;
+            observer.disconnect();
+            setTimeout(load, 0);
+          }).observe({ type: 'paint', buffered: true });
+        } else {
+          requestAnimationFrame(function () { setTimeout(load, 0); });
+        }
       })(<%~ JSON.stringify(it.scripts.map((script) => it.baseUrl + script)) %>);
     </script>
   </body>

@@ -279,6 +279,18 @@ describe('loading', () => {
     assert.equal(await page.evaluate(() => window.__drawnBeforeApp), true);
     await context.close();
   });
+
+  test('the app still starts in a browser without paint timing', async () => {
+    // The app loader's other way to start (src/ssrTemplate.ts): after the first frame. Its every branch is
+    // exercised without a browser in tests/site/loader.test.mjs.
+    const context = await newContext(browser, server.url);
+    await context.addInitScript(() =>
+      Object.defineProperty(PerformanceObserver, 'supportedEntryTypes', { get: () => [] }),
+    );
+    const page = await context.newPage();
+    await visit(page, `${server.url}/docs`);
+    await context.close();
+  });
 });
 
 describe('code blocks', () => {
