@@ -8,6 +8,7 @@ import yaml from 'js-yaml';
 import {
   ROOT,
   listContentFiles,
+  listMdxFiles,
   loadTagSet,
   readRoutes,
   routeOfFile,
@@ -181,4 +182,24 @@ test('stale API names never appear as current API in the docs', () => {
       assert.doesNotMatch(code, /\baddHTTPPermission\b|\baddTagPermission\b/, f);
     }
   }
+});
+
+test("every code fence's language is one Prism highlights (with the config's extra languages), or plain text", async () => {
+  // A fence in a language Prism does not know renders as plain text with no warning; this says which file has it.
+  const { createRequire } = await import('node:module');
+  const require = createRequire(join(ROOT, 'package.json'));
+  const { Prism } = require('prism-react-renderer');
+  const { loadDefault } = await import('../lib/load.mjs');
+  const { additionalLanguages } = loadDefault('docusaurus.config.ts').themeConfig.prism;
+  // As the theme's prism-include-languages does (src/theme/CodeBlock runs it in the browser).
+  globalThis.Prism = Prism;
+  for (const language of additionalLanguages) require(`prismjs/components/prism-${language}`);
+  delete globalThis.Prism;
+  const drawnOrPlain = new Set(['text', 'mermaid']);
+  const unknown = [];
+  for (const file of listMdxFiles())
+    for (const [, language] of read(file.slice(ROOT.length + 1)).matchAll(/^\s*```([\w+-]+)/gm))
+      if (!drawnOrPlain.has(language) && !Prism.languages[language])
+        unknown.push(`${file.slice(ROOT.length + 1)}: ${language}`);
+  assert.deepEqual(unknown, []);
 });
