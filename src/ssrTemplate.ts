@@ -6,9 +6,10 @@
  * it has arrived by then (a fast network, or the cache) the browser evaluates the whole app before it first paints
  * the page that is already in the HTML; on a slow phone that holds the text back by the app's evaluation time. Here
  * a small inline script at the end of the body asks for the same scripts, in the same order, once the browser reports
- * the page's first contentful paint (where paint timing is missing: after the first frame). The text shows first,
- * then the app loads and hydrates as before. A page in a background tab (which paints nothing) loads them at once.
- * Without JavaScript nothing changes: the page is the HTML.
+ * the page's first contentful paint (where paint timing is missing, after the first frame; should the paint never be
+ * reported, two frames after the load event). The text shows first, then the app loads and hydrates as before. A
+ * page in a background tab (which paints nothing) loads them at once. Without JavaScript nothing changes: the page
+ * is the HTML.
  */
 export const ssrTemplate = `<!DOCTYPE html>
 <html <%~ it.htmlAttributes %>>
@@ -44,6 +45,10 @@ export const ssrTemplate = `<!DOCTYPE html>
         document.addEventListener('visibilitychange', function () {
           if (document.visibilityState === 'hidden') load();
         });
+        function afterFrames(frames) {
+          if (frames === 0) return setTimeout(load, 0);
+          requestAnimationFrame(function () { afterFrames(frames - 1); });
+        }
         var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;
         if (types && types.indexOf('paint') >= 0) {
           new PerformanceObserver(function (list, observer) {
@@ -51,8 +56,10 @@ export const ssrTemplate = `<!DOCTYPE html>
             observer.disconnect();
             setTimeout(load, 0);
           }).observe({ type: 'paint', buffered: true });
+          // Should the paint never be reported, two frames after the page's load event.
+          window.addEventListener('load', function () { afterFrames(2); });
         } else {
-          requestAnimationFrame(function () { setTimeout(load, 0); });
+          afterFrames(1);
         }
       })(<%~ JSON.stringify(it.scripts.map((script) => it.baseUrl + script)) %>);
     </script>
