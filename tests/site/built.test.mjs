@@ -246,3 +246,16 @@ test('Prism comes with the chunks that draw code blocks, not in the JavaScript e
       `a ${language} block has tokens`,
     );
 });
+
+test('every page has its navbar search in the HTML once, and no part of a page waits for a script to be swapped in', () => {
+  // React sends a Suspense boundary that is not ready as a fallback (<!--$?-->) and the content later in the page;
+  // the search stand-in (src/theme/SearchBar) uses none, so each page has one search box where it is drawn.
+  const bad = [];
+  for (const route of allPages) {
+    const html = readHtml(route);
+    const boxes = html.match(/class="?navbar__search-input/g)?.length ?? 0;
+    if (boxes !== 1) bad.push(`${route}: ${boxes} search boxes`);
+    if (html.includes('<!--$?-->')) bad.push(`${route}: a pending Suspense boundary`);
+  }
+  assert.deepEqual(bad, []);
+});

@@ -4,7 +4,7 @@
 // which takes over in one task: it gets the focus and whatever was typed, and loads the index as it always did.
 // Unsafe swizzle (wrap): the search plugin's SearchBar is not in the classic theme's swizzle list, so it may change
 // in any release; tests/e2e/frame.test.mjs searches through it, and its type comes from '@theme/SearchBar'.
-import { lazy, startTransition, Suspense, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import clsx from 'clsx';
 import type { WrapperProps } from '@docusaurus/types';
 import type SearchBarType from '@theme/SearchBar';
@@ -12,8 +12,6 @@ import useIsBrowser from '@docusaurus/useIsBrowser';
 import styles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/SearchBar.module.css';
 import ringStyles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/LoadingRing/LoadingRing.module.css';
 import { searchShortcutKey } from '@site/src/data/search';
-
-const SearchBar = lazy(() => import('@theme-original/SearchBar'));
 
 type Props = WrapperProps<typeof SearchBarType>;
 type StandInState = { input: HTMLInputElement | null; focused: boolean };
@@ -88,12 +86,18 @@ function TakeOver({ state }: { state: StandInState }): null {
 }
 
 export default function SearchBarWrapper(props: Props): ReactNode {
-  const [wanted, setWanted] = useState(false);
-  const state = useRef<StandInState>({ input: null, focused: false }).current;
-  const want = () => startTransition(() => setWanted(true));
+  // The plugin's bar once its code has arrived. No Suspense: on the server a boundary would be sent as a pending
+  // fallback plus a copy of the stand-in at the end of the page, swapped in by an inline script.
+  const [SearchBar, setSearchBar] = useState<ComponentType<Props> | null>(null);
+  const state = useRef<StandInState & { loading: boolean }>({ input: null, focused: false, loading: false }).current;
+  const want = () => {
+    if (state.loading) return;
+    state.loading = true;
+    void import('@theme-original/SearchBar').then((module) => setSearchBar(() => module.default));
+  };
 
   useEffect(() => {
-    if (wanted) return undefined;
+    if (SearchBar) return undefined;
     const onKeyDown = (event: KeyboardEvent) => {
       if (!isShortcut(event)) return;
       event.preventDefault();
@@ -101,21 +105,14 @@ export default function SearchBarWrapper(props: Props): ReactNode {
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [wanted, state]);
+  }, [SearchBar, state]);
 
-  const standIn = <StandIn state={state} onWant={want} />;
-  // One tree, and a transition: while the bar's code loads, the stand-in stays (focused, typed into) instead of
-  // giving way to the fallback, which would be a new input.
+  // The stand-in stays, focused and typed into, until the bar replaces it in one commit.
+  if (!SearchBar) return <StandIn state={state} onWant={want} />;
   return (
-    <Suspense fallback={standIn}>
-      {wanted ? (
-        <>
-          <SearchBar {...props} />
-          <TakeOver state={state} />
-        </>
-      ) : (
-        standIn
-      )}
-    </Suspense>
+    <>
+      <SearchBar {...props} />
+      <TakeOver state={state} />
+    </>
   );
 }
