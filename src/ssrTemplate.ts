@@ -1,6 +1,6 @@
 /**
- * The HTML template of every built page: Docusaurus's own (@docusaurus/core/lib/ssg/ssgTemplate.html.js), except for
- * how the page's JavaScript starts.
+ * The HTML template of every built page: Docusaurus's own (@docusaurus/core/lib/ssg/ssgTemplate.html.js), taken from
+ * the installed Docusaurus, except for how the page's JavaScript starts.
  *
  * Docusaurus puts `<script defer>` tags in the head. A deferred script runs as soon as the HTML is parsed, and when
  * it has arrived by then (a fast network, or the cache) the browser evaluates the whole app before it first paints
@@ -11,24 +11,13 @@
  * page in a background tab (which paints nothing) loads them at once. Without JavaScript nothing changes: the page
  * is the HTML.
  */
-export const ssrTemplate = `<!DOCTYPE html>
-<html <%~ it.htmlAttributes %>>
-  <head>
-    <meta charset="UTF-8">
-    <meta name="generator" content="Docusaurus v<%= it.version %>">
-    <% it.metaAttributes.forEach((metaAttribute) => { %>
-      <%~ metaAttribute %>
-    <% }); %>
-    <%~ it.headTags %>
-    <% it.stylesheets.forEach((stylesheet) => { %>
-      <link rel="stylesheet" href="<%= it.baseUrl %><%= stylesheet %>" />
-    <% }); %>
-  </head>
-  <body <%~ it.bodyAttributes %>>
-    <%~ it.preBodyTags %>
-    <div id="__docusaurus"><%~ it.appHtml %></div>
-    <%~ it.postBodyTags %>
-    <script data-app-loader>
+import docusaurusTemplate from '@docusaurus/core/lib/ssg/ssgTemplate.html';
+
+/** Docusaurus's loop that writes a `<script defer>` tag per script into the head. */
+const SCRIPT_TAGS = /<% it\.scripts\.forEach\(\(script\) => \{ %>\s*<script [\s\S]*?defer><\/script>\s*<% \}\); %>\s*/;
+
+/** Asks for `it.scripts`, in order, once the page has painted. */
+const appLoader = `    <script data-app-loader>
       (function (scripts) {
         var started = false;
         function load() {
@@ -62,7 +51,12 @@ export const ssrTemplate = `<!DOCTYPE html>
           afterFrames(1);
         }
       })(<%~ JSON.stringify(it.scripts.map((script) => it.baseUrl + script)) %>);
-    </script>
-  </body>
-</html>
-`;
+    </script>`;
+
+if (!SCRIPT_TAGS.test(docusaurusTemplate) || !docusaurusTemplate.includes('</body>'))
+  throw new Error(
+    "src/ssrTemplate.ts: Docusaurus's page template no longer has the script tags or the body this file replaces; " +
+      'compare it with @docusaurus/core/lib/ssg/ssgTemplate.html.js',
+  );
+
+export const ssrTemplate = docusaurusTemplate.replace(SCRIPT_TAGS, '').replace('</body>', `${appLoader}\n  </body>`);
