@@ -11,18 +11,16 @@ import type SearchBarType from '@theme/SearchBar';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import styles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/SearchBar.module.css';
 import ringStyles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/LoadingRing/LoadingRing.module.css';
-import { searchShortcutKey } from '@site/src/data/search';
+import {
+  getKeymapHints,
+  matchesKeymap,
+  parseKeymap,
+} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/keymap.js';
+import { isMacPlatform } from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/platform.js';
+import { searchShortcut } from '@site/src/data/search';
 
 type Props = WrapperProps<typeof SearchBarType>;
-type StandInState = { input: HTMLInputElement | null; focused: boolean };
-
-const isMac = () => /mac/i.test(navigator.userAgent);
-/** The search plugin's shortcut, "mod+k": ⌘K on a Mac, Ctrl+K elsewhere. */
-const isShortcut = (event: KeyboardEvent) =>
-  event.key?.toLowerCase() === searchShortcutKey &&
-  !event.altKey &&
-  !event.shiftKey &&
-  (isMac() ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey);
+type StandInState = { input: HTMLInputElement | null; focused: boolean; loading: boolean };
 
 /** What the search plugin's bar shows before it is used: the same elements and classes. */
 function StandIn({ state, onWant }: { state: StandInState; onWant: () => void }): ReactNode {
@@ -61,8 +59,11 @@ function StandIn({ state, onWant }: { state: StandInState; onWant: () => void })
       </div>
       {isBrowser && (
         <div className={styles.searchHintContainer}>
-          <kbd className={styles.searchHint}>{isMac() ? '⌘' : 'ctrl'}</kbd>
-          <kbd className={styles.searchHint}>{searchShortcutKey.toUpperCase()}</kbd>
+          {getKeymapHints(searchShortcut, isMacPlatform()).map((hint) => (
+            <kbd key={hint} className={styles.searchHint}>
+              {hint}
+            </kbd>
+          ))}
         </div>
       )}
     </div>
@@ -89,7 +90,7 @@ export default function SearchBarWrapper(props: Props): ReactNode {
   // The plugin's bar once its code has arrived. No Suspense: on the server a boundary would be sent as a pending
   // fallback plus a copy of the stand-in at the end of the page, swapped in by an inline script.
   const [SearchBar, setSearchBar] = useState<ComponentType<Props> | null>(null);
-  const state = useRef<StandInState & { loading: boolean }>({ input: null, focused: false, loading: false }).current;
+  const state = useRef<StandInState>({ input: null, focused: false, loading: false }).current;
   const want = () => {
     if (state.loading) return;
     state.loading = true;
@@ -98,8 +99,9 @@ export default function SearchBarWrapper(props: Props): ReactNode {
 
   useEffect(() => {
     if (SearchBar) return undefined;
+    const shortcut = parseKeymap(searchShortcut);
     const onKeyDown = (event: KeyboardEvent) => {
-      if (!isShortcut(event)) return;
+      if (!matchesKeymap(event, shortcut)) return;
       event.preventDefault();
       state.input?.focus();
     };
