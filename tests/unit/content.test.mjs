@@ -3,8 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
+import { loadDefault } from '../lib/load.mjs';
 import {
   ROOT,
   listContentFiles,
@@ -184,12 +186,10 @@ test('stale API names never appear as current API in the docs', () => {
   }
 });
 
-test("every code fence's language is one Prism highlights (with the config's extra languages), or plain text", async () => {
+test("every code fence's language is one Prism highlights (with the config's extra languages), or plain text", () => {
   // A fence in a language Prism does not know renders as plain text with no warning; this says which file has it.
-  const { createRequire } = await import('node:module');
   const require = createRequire(join(ROOT, 'package.json'));
   const { Prism } = require('prism-react-renderer');
-  const { loadDefault } = await import('../lib/load.mjs');
   const { additionalLanguages } = loadDefault('docusaurus.config.ts').themeConfig.prism;
   // As the theme's prism-include-languages does (src/theme/CodeBlock runs it in the browser).
   globalThis.Prism = Prism;
@@ -198,7 +198,7 @@ test("every code fence's language is one Prism highlights (with the config's ext
   const drawnOrPlain = new Set(['text', 'mermaid']);
   const unknown = [];
   for (const file of listMdxFiles())
-    for (const [, language] of read(file.slice(ROOT.length + 1)).matchAll(/^\s*```([\w+-]+)/gm))
+    for (const [, language] of readFileSync(file, 'utf8').matchAll(/^\s*```([\w+-]+)/gm))
       if (!drawnOrPlain.has(language) && !Prism.languages[language])
         unknown.push(`${file.slice(ROOT.length + 1)}: ${language}`);
   assert.deepEqual(unknown, []);
