@@ -8,6 +8,7 @@ import remarkDiagrams, { DIAGRAM_THEMES } from './src/plugins/remark-diagrams.mj
 import appSnippets from './src/plugins/app-snippets';
 import llmsTxt from './src/plugins/llms-txt.mjs';
 import prismWithCodeBlocks from './src/plugins/prism-with-code-blocks';
+import leanMain from './src/plugins/lean-main';
 import { ssrTemplate } from './src/ssrTemplate';
 import analytics, { type AnalyticsOptions } from './src/plugins/analytics';
 import {
@@ -177,6 +178,9 @@ const config = {
     appSnippets,
     // Prism loads with the pages that draw code blocks, not with every page (src/plugins/prism-with-code-blocks.ts).
     prismWithCodeBlocks,
+    // The route registry's module paths and all of tslib, which the browser never used, out of the main bundle
+    // (src/plugins/lean-main.ts).
+    leanMain,
     [
       '@docusaurus/plugin-content-docs',
       {

@@ -247,6 +247,16 @@ test('Prism comes with the chunks that draw code blocks, not in the JavaScript e
     );
 });
 
+test('the main bundle has no route module paths, no site config only the server reads, and no tslib', () => {
+  // src/plugins/lean-main.ts. The registry still has every route chunk: its weak ids and loaders stay.
+  const main = firstLoadScripts(readHtml('/')).find((src) => /\/main\.[^/]+\.js$/.test(src));
+  const code = readFileSync(join(BUILD, main), 'utf8');
+  assert.doesNotMatch(code, /"@site\/docs\/[^"]+\.mdx"/, 'module paths');
+  assert.doesNotMatch(code, /ssrTemplate|"presets"/, 'server-only config');
+  assert.ok(!code.includes('Private accessor was defined without a getter'), 'tslib');
+  assert.match(code, /"title":"Pikku"|title:"Pikku"/, 'the site config itself is there');
+});
+
 test('every page has its navbar search in the HTML once, and no part of a page waits for a script to be swapped in', () => {
   // React sends a Suspense boundary that is not ready as a fallback (<!--$?-->) and the content later in the page;
   // the search stand-in (src/theme/SearchBar) uses none, so each page has one search box where it is drawn.
