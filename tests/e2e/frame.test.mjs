@@ -308,6 +308,40 @@ describe('code blocks', () => {
       );
     await context.close();
   });
+
+  test("the server's code blocks are kept at hydration, and a dark page recolours them in place", async () => {
+    // Docusaurus's CodeBlock remounted every block once the page had hydrated; src/theme/CodeBlock does not. In a
+    // dark page the blocks hydrate with the server's light colours and then switch, as an update of the same elements.
+    const { darkCodeTheme } = loadModule('src/data/codeThemes.ts');
+    const context = await newContext(browser, server.url, { colorScheme: 'dark' });
+    await context.addInitScript(() =>
+      document.addEventListener('DOMContentLoaded', () => {
+        window.serverBlocks = [...document.querySelectorAll('pre')];
+      }),
+    );
+    const page = await context.newPage();
+    await visit(page, `${server.url}/docs/core-features/functions`);
+    await page.waitForFunction((background) => {
+      const probe = document.createElement('i');
+      probe.style.backgroundColor = background;
+      document.body.append(probe);
+      const dark = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return [...document.querySelectorAll('pre')].every((pre) => getComputedStyle(pre).backgroundColor === dark);
+    }, darkCodeTheme.plain.backgroundColor);
+    const blocks = await page.evaluate(() => {
+      const now = [...document.querySelectorAll('pre')];
+      return {
+        server: window.serverBlocks.length,
+        now: now.length,
+        kept: now.filter((pre) => window.serverBlocks.includes(pre)).length,
+      };
+    });
+    assert.ok(blocks.server > 1, 'the page has code blocks in its HTML');
+    assert.deepEqual(blocks, { server: blocks.server, now: blocks.server, kept: blocks.server }, 'the same elements');
+    assert.ok((await page.locator('pre .token:not(.plain)').count()) > 0, 'still highlighted');
+    await context.close();
+  });
 });
 
 describe('addresses', () => {
