@@ -1,14 +1,18 @@
 /**
- * lean-main: what the browser's main bundle carried without using it.
+ * lean-main: what the browser's main bundle carried without using it, and one step of hydration it did not need.
  *
  * - The module path of every route chunk in the registry Docusaurus generates, and the site config's `ssrTemplate`,
  *   `plugins`, `presets` and `themes`: only the server reads them. lean-main-loader.cjs leaves them out of the
  *   browser build (about 4 KB gzip).
  * - All of tslib, for the one helper @docusaurus/utils-common calls: a CommonJS require of tslib keeps every export.
  *   In the browser build, that require gets lean-main-tslib.ts instead (3.8 KB gzip).
+ * - The collator: two sorts that run while every page hydrates (theme-common's `useShallowMemoObject`, the docs
+ *   plugin's `getActivePlugin`) used `localeCompare`, and a page's first `localeCompare` loads the locale's collation
+ *   data. The loader sorts by code units instead, in the browser build.
  *
- * Both fail the build, naming this file, if Docusaurus changes under them: the loader if the registry or the config has
- * another shape, and this plugin if utils-common calls a tslib helper that lean-main-tslib.ts does not export.
+ * All fail the build, naming this file, if Docusaurus changes under them: the loader if the registry, the config or
+ * a sort has another shape, and this plugin if utils-common calls a tslib helper that lean-main-tslib.ts
+ * does not export.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,8 +20,9 @@ import { dirname, join } from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import * as tslibStandIn from './lean-main-tslib';
 
-/** The generated route registry and site config. */
-export const GENERATED = /[\\/]\.docusaurus[\\/](registry\.js|docusaurus\.config\.mjs)$/;
+/** The files the loader changes: the generated route registry and site config, and the two modules with sorts. */
+export const LOADER_FILES =
+  /[\\/](\.docusaurus[\\/](registry\.js|docusaurus\.config\.mjs)|@docusaurus[\\/](theme-common[\\/]lib[\\/]utils[\\/]reactUtils|plugin-content-docs[\\/]lib[\\/]client[\\/]docsClientUtils)\.js)$/;
 /** Where the requires of tslib that get the stand-in come from. */
 export const UTILS_COMMON = /[\\/]@docusaurus[\\/]utils-common[\\/]lib$/;
 
@@ -50,7 +55,7 @@ export default function leanMain(context: LoadContext): Plugin {
     configureWebpack(_config, isServer, { currentBundler }) {
       if (isServer) return {};
       return {
-        module: { rules: [{ test: GENERATED, enforce: 'pre', use: [{ loader }] }] },
+        module: { rules: [{ test: LOADER_FILES, enforce: 'pre', use: [{ loader }] }] },
         plugins: [
           new currentBundler.instance.NormalModuleReplacementPlugin(
             /^tslib$/,

@@ -8,10 +8,10 @@ import { loadModule } from '../lib/load.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 
 const require = createRequire(import.meta.url);
-const { stripRegistryPaths, stripServerOnlyConfig, SERVER_ONLY_CONFIG } = require(
+const { stripRegistryPaths, stripServerOnlyConfig, SERVER_ONLY_CONFIG, sortWithoutCollator, COLLATOR_SORTS } = require(
   join(REPO, 'src/plugins/lean-main-loader.cjs'),
 );
-const { tslibHelpersCalled, GENERATED, UTILS_COMMON } = loadModule('src/plugins/lean-main.ts');
+const { tslibHelpersCalled, LOADER_FILES, UTILS_COMMON } = loadModule('src/plugins/lean-main.ts');
 const tslibStandIn = loadModule('src/plugins/lean-main-tslib.ts');
 
 // The shape Docusaurus 3 writes (@docusaurus/core/lib/server/codegen/codegen.js), two entries.
@@ -52,9 +52,9 @@ test('a site config that is not JSON fails the build, naming the plugin', () => 
 });
 
 test('the loader runs on the registry and the config only', () => {
-  assert.ok(GENERATED.test('/site/.docusaurus/registry.js'));
-  assert.ok(GENERATED.test('C:\\site\\.docusaurus\\docusaurus.config.mjs'));
-  assert.ok(!GENERATED.test('/site/.docusaurus/routes.js'));
+  assert.ok(LOADER_FILES.test('/site/.docusaurus/registry.js'));
+  assert.ok(LOADER_FILES.test('C:\\site\\.docusaurus\\docusaurus.config.mjs'));
+  assert.ok(!LOADER_FILES.test('/site/.docusaurus/routes.js'));
 });
 
 test('every tslib helper @docusaurus/utils-common calls is in the stand-in', () => {
@@ -66,4 +66,35 @@ test('every tslib helper @docusaurus/utils-common calls is in the stand-in', () 
   const esm = { __esModule: true, default: 1 };
   assert.equal(tslibStandIn.__importDefault(esm), esm);
   assert.deepEqual(tslibStandIn.__importDefault(2), { default: 2 });
+});
+
+test('the sorts that used the collator are each in the installed module once, and sort as they did', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const { file, from, to } of COLLATOR_SORTS) {
+    const path = join(REPO, 'node_modules', file);
+    const out = sortWithoutCollator(readFileSync(path, 'utf8'), path);
+    assert.ok(out.includes(to) && !out.includes(from), file);
+    assert.ok(LOADER_FILES.test(path), `the loader runs on ${file}`);
+  }
+  // The same orders as with localeCompare, for the keys and paths they sort.
+  const keys = ['subtree', 'childList', 'attributes', 'characterData'].map((k) => [k, true]);
+  const deps = keys.slice();
+  eval(COLLATOR_SORTS[0].to.replace(/;$/, ''));
+  assert.deepEqual(
+    deps,
+    keys.slice().sort((a, b) => a[0].localeCompare(b[0])),
+  );
+  const plugins = ['/', '/docs', '/why', '/docs/api', '/android/foo', '/android'].map((p) => [p, { path: p }]);
+  const sorted = eval(`plugins.slice()${COLLATOR_SORTS[1].to}`);
+  assert.deepEqual(
+    sorted,
+    plugins.slice().sort((a, b) => b[1].path.localeCompare(a[1].path)),
+  );
+});
+
+test('a sort that is no longer there fails the build, naming the plugin', () => {
+  assert.throws(
+    () => sortWithoutCollator('deps.sort(byKey);', '/x/node_modules/@docusaurus/theme-common/lib/utils/reactUtils.js'),
+    /src\/plugins\/lean-main\.ts: @docusaurus\/theme-common\/lib\/utils\/reactUtils\.js no longer has/,
+  );
 });
