@@ -178,8 +178,8 @@ const config = {
     appSnippets,
     // Prism loads with the pages that draw code blocks, not with every page (src/plugins/prism-with-code-blocks.ts).
     prismWithCodeBlocks,
-    // The route registry's module paths and all of tslib, which the browser never used, out of the main bundle
-    // (src/plugins/lean-main.ts).
+    // Out of the browser build: what only the server reads (the route registry's module paths, server-only config
+    // fields), all of tslib, and the collator while pages hydrate (src/plugins/lean-main.ts).
     leanMain,
     [
       '@docusaurus/plugin-content-docs',

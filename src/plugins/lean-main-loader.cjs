@@ -94,8 +94,8 @@ function sortWithoutCollator(source, resourcePath) {
 module.exports = function leanMainLoader(source) {
   if (/registry\.js$/.test(this.resourcePath)) return stripRegistryPaths(source);
   if (/docusaurus\.config\.mjs$/.test(this.resourcePath)) return stripServerOnlyConfig(source);
-  if (/(reactUtils|docsClientUtils)\.js$/.test(this.resourcePath)) return sortWithoutCollator(source, this.resourcePath);
-  throw new Error(`${OWNER}: the loader was given ${this.resourcePath}, which it does not know.`);
+  // Any other file is one of COLLATOR_SORTS (or an error naming the file).
+  return sortWithoutCollator(source, this.resourcePath);
 };
 module.exports.stripRegistryPaths = stripRegistryPaths;
 module.exports.stripServerOnlyConfig = stripServerOnlyConfig;

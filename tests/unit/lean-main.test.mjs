@@ -51,7 +51,7 @@ test('a site config that is not JSON fails the build, naming the plugin', () => 
   );
 });
 
-test('the loader runs on the registry and the config only', () => {
+test('the loader runs on the generated registry and config, and not on the routes', () => {
   assert.ok(LOADER_FILES.test('/site/.docusaurus/registry.js'));
   assert.ok(LOADER_FILES.test('C:\\site\\.docusaurus\\docusaurus.config.mjs'));
   assert.ok(!LOADER_FILES.test('/site/.docusaurus/routes.js'));
