@@ -257,6 +257,17 @@ test('the main bundle has no route module paths, no site config only the server 
   assert.match(code, /"title":"Pikku"|title:"Pikku"/, 'the site config itself is there');
 });
 
+test('no chunk of the build holds Mermaid: diagrams are drawn at build time, so it is not bundled at all', () => {
+  // src/theme/Mermaid replaces the renderer that loaded Mermaid in the browser; with it, every build bundled and
+  // minified Mermaid and its layout libraries for chunks no page loads. Its config key appears only in its own code.
+  const chunks = readdirSync(join(BUILD, 'assets', 'js')).filter((f) => f.endsWith('.js'));
+  assert.ok(chunks.length > 0);
+  const withMermaid = chunks.filter((f) =>
+    readFileSync(join(BUILD, 'assets', 'js', f), 'utf8').includes('securityLevel'),
+  );
+  assert.deepEqual(withMermaid, []);
+});
+
 test('every page has its navbar search in the HTML once, and no part of a page waits for a script to be swapped in', () => {
   // React sends a Suspense boundary that is not ready as a fallback (<!--$?-->) and the content later in the page;
   // the search stand-in (src/theme/SearchBar) uses none, so each page has one search box where it is drawn.
