@@ -13,6 +13,7 @@
 // reaches a copy.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
@@ -294,6 +295,62 @@ export function readSettings(file) {
   return settings;
 }
 
+const trimRoute = (route) => (route.length > 1 ? route.replace(/\/+$/, '') : route);
+const isExternal = (url) => !url || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(url) || url.startsWith('#');
+
+/**
+ * The absolute URL a copy links to for a site path: the target's .md copy when it has one, else the page. `links`:
+ * { siteUrl, mdRoutes (the routes that have a copy) }.
+ */
+export function pageUrlOf({ siteUrl, mdRoutes }) {
+  const routes = new Set(mdRoutes);
+  return (href) => {
+    if (isExternal(href)) return href;
+    const [path, hash = ''] = href.split('#');
+    const route = trimRoute(path);
+    return `${siteUrl}${routes.has(route) ? mdPathOf(route) : route}${hash ? `#${hash}` : ''}`;
+  };
+}
+
+/**
+ * The Markdown copy of each page, in order. pages: [{ file, title, description, permalink, docCards }]; links:
+ * { siteUrl, mdRoutes, sources ([[source file, permalink]] of every page with a copy) }. Plain data in and out, so it
+ * runs in a worker thread (llms-txt-worker.mjs).
+ */
+export function markdownCopies({ pages, links }) {
+  const pageUrl = pageUrlOf(links);
+  const bySource = new Map(links.sources);
+  return pages.map(({ file, title, description, permalink, docCards }) => {
+    const resolveLink = (url) => {
+      if (isExternal(url)) return url;
+      const [path, hash] = url.split('#');
+      if (/\.mdx?$/.test(path)) {
+        const target = bySource.get(resolve(dirname(file), path));
+        if (!target) throw new Error(`${file}: the link ${url} is not a page with a Markdown copy`);
+        return pageUrl(`${target}${hash ? `#${hash}` : ''}`);
+      }
+      return pageUrl(new URL(url, `${links.siteUrl}${permalink}`).href.slice(links.siteUrl.length));
+    };
+    return mdxToMarkdown(readFileSync(file, 'utf8'), {
+      file,
+      title,
+      description,
+      resolveLink,
+      docCards: () => docCards,
+    });
+  });
+}
+
+/** markdownCopies in a worker thread; an error in a copy rejects with its message (which names the file). */
+function inWorker(data) {
+  return new Promise((done, fail) => {
+    const worker = new Worker(new URL('./llms-txt-worker.mjs', import.meta.url), { workerData: data });
+    worker.once('message', done);
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`llms-txt: the worker that writes the copies stopped (${code})`)));
+  });
+}
+
 /** The plugin: its settings are in SETTINGS_FILE (see readSettings), not in its options, which reach the browser. */
 export default function llmsTxtPlugin(context) {
   const { sections, summary, details, optional = [] } = readSettings(join(context.siteDir, SETTINGS_FILE));
@@ -312,42 +369,28 @@ export default function llmsTxtPlugin(context) {
         .map((e) => ({ ...e, section: sectionOf(e.doc.permalink) }))
         .filter((e) => e.section);
 
-      const trim = (route) => (route.length > 1 ? route.replace(/\/+$/, '') : route);
-      const mdRoutes = new Set(entries.map((e) => trim(e.doc.permalink)));
-      const bySource = new Map(
-        entries.map((e) => [resolve(context.siteDir, e.doc.source.replace(/^@site\//, '')), e.doc]),
-      );
-      const pageUrl = (href) => {
-        if (!href || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(href) || href.startsWith('#')) return href;
-        const [path, hash = ''] = href.split('#');
-        const route = trim(path);
-        return `${siteUrl}${mdRoutes.has(route) ? mdPathOf(route) : route}${hash ? `#${hash}` : ''}`;
+      const links = {
+        siteUrl,
+        mdRoutes: entries.map((e) => trimRoute(e.doc.permalink)),
+        sources: entries.map((e) => [resolve(context.siteDir, e.doc.source.replace(/^@site\//, '')), e.doc.permalink]),
       };
-
-      for (const entry of entries) {
-        const { doc, version } = entry;
-        const file = resolve(context.siteDir, doc.source.replace(/^@site\//, ''));
-        const resolveLink = (url) => {
-          if (!url || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(url) || url.startsWith('#')) return url;
-          const [path, hash] = url.split('#');
-          if (/\.mdx?$/.test(path)) {
-            const target = bySource.get(resolve(dirname(file), path));
-            if (!target) throw new Error(`${file}: the link ${url} is not a page with a Markdown copy`);
-            return pageUrl(`${target.permalink}${hash ? `#${hash}` : ''}`);
-          }
-          return pageUrl(new URL(url, `${siteUrl}${doc.permalink}`).href.slice(siteUrl.length));
-        };
-        entry.markdown = mdxToMarkdown(readFileSync(file, 'utf8'), {
-          file,
-          title: doc.title,
-          description: doc.description,
-          resolveLink,
-          docCards: () => docCardsOf(doc, version, pageUrl),
-        });
-        const out = join(outDir, mdPathOf(doc.permalink));
+      const pageUrl = pageUrlOf(links);
+      const pages = entries.map(({ doc, version }) => ({
+        file: resolve(context.siteDir, doc.source.replace(/^@site\//, '')),
+        title: doc.title,
+        description: doc.description,
+        permalink: doc.permalink,
+        docCards: docCardsOf(doc, version, pageUrl),
+      }));
+      // The copies are made in a worker thread: the main thread meanwhile runs the other plugins' post-build steps
+      // (the search index), so the two share the machine's cores instead of taking turns.
+      const copies = await inWorker({ pages, links });
+      entries.forEach((entry, i) => {
+        entry.markdown = copies[i];
+        const out = join(outDir, mdPathOf(entry.doc.permalink));
         mkdirSync(dirname(out), { recursive: true });
         writeFileSync(out, entry.markdown);
-      }
+      });
 
       const groups = [];
       for (const section of sections) {
@@ -376,7 +419,7 @@ export default function llmsTxtPlugin(context) {
       const full = sections.flatMap((section) =>
         entries
           .filter((e) => e.section === section)
-          .map((e) => `<!-- ${siteUrl}${trim(e.doc.permalink)} -->\n\n${e.markdown}`),
+          .map((e) => `<!-- ${siteUrl}${trimRoute(e.doc.permalink)} -->\n\n${e.markdown}`),
       );
       writeFileSync(join(outDir, 'llms-full.txt'), `${full.join('\n---\n\n')}`);
     },

@@ -2,7 +2,7 @@
 // written to exercise each rule; and its settings file checked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -178,6 +178,55 @@ test("the site's settings file is valid, and a bad one fails naming the file", (
     assert.throws(() => readSettings(bad), new RegExp(`${bad.replace(/[.]/g, '\\.')}: every section needs`));
     writeFileSync(bad, '{ not json');
     assert.throws(() => readSettings(bad), /llms-txt\.json: /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the post-build step writes each copy from a worker thread, and a copy's error names its file", async () => {
+  // A two-page site: the copies are made by markdownCopies in llms-txt-worker.mjs, off the main thread.
+  const { default: llmsTxtPlugin } = await import('../../src/plugins/llms-txt.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'llms-post-build-'));
+  try {
+    mkdirSync(join(dir, 'src', 'data'), { recursive: true });
+    mkdirSync(join(dir, 'docs'));
+    mkdirSync(join(dir, 'build'));
+    writeFileSync(
+      join(dir, SETTINGS_FILE),
+      JSON.stringify({ summary: 'A site.', sections: [{ title: 'Docs', prefix: '/docs' }] }),
+    );
+    writeFileSync(join(dir, 'docs', 'a.mdx'), page('See [page b](./b.mdx#usage).'));
+    writeFileSync(join(dir, 'docs', 'b.mdx'), page('Plain.'));
+    const doc = (id) => ({
+      id,
+      title: id.toUpperCase(),
+      description: `Page ${id}.`,
+      permalink: `/docs/${id}`,
+      source: `@site/docs/${id}.mdx`,
+    });
+    const plugins = [
+      { name: 'docusaurus-plugin-content-docs', content: { loadedVersions: [{ docs: [doc('a'), doc('b')] }] } },
+    ];
+    const postBuild = (outDir) =>
+      llmsTxtPlugin({ siteDir: dir }).postBuild({ outDir, plugins, siteConfig: { url: 'https://x.dev', title: 'X' } });
+    const threads = [];
+    const { Worker } = await import('node:worker_threads');
+    const listener = (worker) => threads.push(worker);
+    process.on('worker', listener);
+    try {
+      await postBuild(join(dir, 'build'));
+    } finally {
+      process.off('worker', listener);
+    }
+    assert.equal(threads.length, 1, 'one worker thread made the copies');
+    assert.ok(threads[0] instanceof Worker);
+    assert.equal(
+      readFileSync(join(dir, 'build', 'docs', 'a.md'), 'utf8'),
+      '# A\n\n> Page a.\n\nSee [page b](https://x.dev/docs/b.md#usage).\n',
+    );
+    assert.match(readFileSync(join(dir, 'build', 'llms-full.txt'), 'utf8'), /<!-- https:\/\/x\.dev\/docs\/b -->/);
+    writeFileSync(join(dir, 'docs', 'b.mdx'), page('<Shiny />'));
+    await assert.rejects(postBuild(join(dir, 'build')), /docs\/b\.mdx:\d+: <Shiny> has no Markdown form/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
