@@ -294,7 +294,7 @@ describe('loading', () => {
 });
 
 describe('code blocks', () => {
-  test('a page reached inside the app highlights its bash and TOML blocks (Prism loads with it)', async () => {
+  test('a page reached inside the app highlights its bash and TOML blocks (Prism loads then, on demand)', async () => {
     // The tags index has no code block, so the app starts without Prism; the Cloudflare skill is drawn in the
     // browser, not from its HTML, and its blocks are only highlighted if the extra languages were registered.
     const { context, page } = await open('/docs/tags');
@@ -302,44 +302,118 @@ describe('code blocks', () => {
     const title = titleInHtml('/docs/skills/cloudflare');
     assert.ok(await navigateInApp(page, '/docs/skills/cloudflare', title));
     for (const language of ['bash', 'toml'])
-      assert.ok(
-        (await page.locator(`pre.language-${language} .token:not(.plain)`).count()) > 0,
-        `${language} is highlighted`,
+      await page.waitForFunction(
+        (l) => document.querySelectorAll(`pre.language-${l} .token:not(.plain)`).length > 0,
+        language,
+        { timeout: 15_000 },
       );
     await context.close();
   });
 
-  test("the server's code blocks are kept at hydration, and a dark page recolours them in place", async () => {
-    // Docusaurus's CodeBlock remounted every block once the page had hydrated; src/theme/CodeBlock does not. In a
-    // dark page the blocks hydrate with the server's light colours and then switch, as an update of the same elements.
+  test("a page's code blocks keep the server's lines at hydration, load no Prism, and a dark page colours them by CSS", async () => {
+    // src/theme/CodeBlock/Content: the lines the server drew are kept (the same elements), so the browser neither
+    // loads Prism nor tokenizes; token colours are classes for both modes (src/data/tokenStyles.ts).
     const { darkCodeTheme } = loadModule('src/data/codeThemes.ts');
     const context = await newContext(browser, server.url, { colorScheme: 'dark' });
     await context.addInitScript(() =>
       document.addEventListener('DOMContentLoaded', () => {
-        window.serverBlocks = [...document.querySelectorAll('pre')];
+        window.serverTokens = [...document.querySelectorAll('pre code span')];
       }),
     );
     const page = await context.newPage();
+    const scripts = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('.js')) scripts.push(response.text().then((code) => ({ url: response.url(), code })));
+    });
     await visit(page, `${server.url}/docs/core-features/functions`);
-    await page.waitForFunction((background) => {
-      const probe = document.createElement('i');
-      probe.style.backgroundColor = background;
-      document.body.append(probe);
-      const dark = getComputedStyle(probe).backgroundColor;
-      probe.remove();
-      return [...document.querySelectorAll('pre')].every((pre) => getComputedStyle(pre).backgroundColor === dark);
-    }, darkCodeTheme.plain.backgroundColor);
-    const blocks = await page.evaluate(() => {
-      const now = [...document.querySelectorAll('pre')];
+    const colours = await page.evaluate(
+      ({ background, keyword }) => {
+        const probe = document.createElement('i');
+        document.body.append(probe);
+        const css = (property, value) => {
+          probe.style[property] = value;
+          return getComputedStyle(probe)[property];
+        };
+        const expected = { background: css('backgroundColor', background), keyword: css('color', keyword) };
+        probe.remove();
+        const token = document.querySelector('pre .token.keyword');
+        return {
+          expected,
+          blocks: [...document.querySelectorAll('pre')].map((pre) => getComputedStyle(pre).backgroundColor),
+          keyword: getComputedStyle(token).color,
+        };
+      },
+      {
+        background: darkCodeTheme.plain.backgroundColor,
+        keyword: darkCodeTheme.styles.find((s) => s.types.includes('keyword')).style.color,
+      },
+    );
+    assert.ok(colours.blocks.length > 1, 'the page has code blocks');
+    assert.deepEqual(new Set(colours.blocks), new Set([colours.expected.background]), 'dark blocks');
+    assert.equal(colours.keyword, colours.expected.keyword, 'a keyword has the dark theme colour');
+    const tokens = await page.evaluate(() => {
+      const now = [...document.querySelectorAll('pre code span')];
       return {
-        server: window.serverBlocks.length,
+        server: window.serverTokens.length,
         now: now.length,
-        kept: now.filter((pre) => window.serverBlocks.includes(pre)).length,
+        kept: now.filter((t) => window.serverTokens.includes(t)).length,
       };
     });
-    assert.ok(blocks.server > 1, 'the page has code blocks in its HTML');
-    assert.deepEqual(blocks, { server: blocks.server, now: blocks.server, kept: blocks.server }, 'the same elements');
-    assert.ok((await page.locator('pre .token:not(.plain)').count()) > 0, 'still highlighted');
+    assert.ok(tokens.server > 100, 'the HTML has highlighted code');
+    assert.deepEqual(tokens, { server: tokens.server, now: tokens.server, kept: tokens.server }, 'the same elements');
+    const loaded = await Promise.all(scripts);
+    assert.ok(
+      loaded.some(({ url }) => /\/main\.[^/]+\.js$/.test(url)),
+      'the app loaded',
+    );
+    assert.deepEqual(
+      loaded.filter(({ code }) => code.includes('.languages.insertBefore(')).map(({ url }) => url),
+      [],
+      'no Prism',
+    );
+    await context.close();
+  });
+
+  test("a stored install-command choice shows once the page has hydrated, in the server's tab panels", async () => {
+    // src/theme/Tabs does not remount the tabs after hydration; the stored choice switches them as an update.
+    const first = await open('/docs/skills/cloudflare');
+    await first.page
+      .locator('[role="tab"]', { hasText: /^pnpm$/ })
+      .first()
+      .click();
+    const key = await storageKey(first.page, 'docusaurus.tab.npm2yarn');
+    assert.ok(key, 'the choice is stored');
+    const stored = await first.page.evaluate((k) => localStorage.getItem(k), key);
+    assert.equal(stored, 'pnpm');
+    await first.context.close();
+
+    const context = await newContext(browser, server.url);
+    await context.addInitScript(
+      ([k, v]) => {
+        localStorage.setItem(k, v);
+        document.addEventListener('DOMContentLoaded', () => {
+          window.serverPanels = [...document.querySelectorAll('[role="tabpanel"]')];
+        });
+      },
+      [key, stored],
+    );
+    const page = await context.newPage();
+    await visit(page, `${server.url}/docs/skills/queue-bullmq`);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[role="tab"][aria-selected="true"]')].every((t) => t.textContent === 'pnpm'),
+    );
+    const panels = await page.evaluate(() => {
+      const now = [...document.querySelectorAll('[role="tabpanel"]')];
+      const shown = now.filter((p) => !p.hidden).map((p) => p.textContent.trim().split(' ')[0]);
+      return {
+        kept: now.filter((p) => window.serverPanels.includes(p)).length,
+        all: now.length,
+        shown: [...new Set(shown)],
+      };
+    });
+    assert.ok(panels.all > 1, 'the page has install tabs');
+    assert.equal(panels.kept, panels.all, "the server's panels");
+    assert.deepEqual(panels.shown, ['pnpm']);
     await context.close();
   });
 

@@ -219,9 +219,10 @@ test('the not-found page exists in the site design', () => {
   assert.match(html, /<nav[^>]*aria-label="?Main/);
 });
 
-test('Prism comes with the chunks that draw code blocks, not in the JavaScript every page loads first', () => {
-  // `.languages.insertBefore(` is how Prism's grammars register: present in some chunk, absent from what the HTML
-  // loads (src/plugins/prism-with-code-blocks.ts).
+test('Prism is in one chunk of its own, which no page loads with its HTML', () => {
+  // `.languages.insertBefore(` is how Prism's grammars register. A page's code blocks arrive highlighted and keep their
+  // lines at hydration (src/theme/CodeBlock/Content); the browser loads Prism only to draw a block itself
+  // (src/components/CodeTokens/browser.ts, swapped in by src/plugins/prism-with-code-blocks.ts).
   const PRISM = '.languages.insertBefore(';
   const html = readHtml('/');
   const firstLoad = firstLoadScripts(html);
@@ -231,10 +232,8 @@ test('Prism comes with the chunks that draw code blocks, not in the JavaScript e
   );
   for (const src of firstLoad) assert.ok(!readFileSync(join(BUILD, src), 'utf8').includes(PRISM), `${src} has Prism`);
   const chunks = readdirSync(join(BUILD, 'assets', 'js')).filter((f) => f.endsWith('.js'));
-  assert.ok(
-    chunks.some((f) => readFileSync(join(BUILD, 'assets', 'js', f), 'utf8').includes(PRISM)),
-    'a lazy chunk has Prism',
-  );
+  const withPrism = chunks.filter((f) => readFileSync(join(BUILD, 'assets', 'js', f), 'utf8').includes(PRISM));
+  assert.equal(withPrism.length, 1, `chunks with Prism: ${withPrism.join(', ')}`);
   // The config's extra languages still highlight on the server: bash and TOML are not among Prism's defaults.
   const cloudflare = readHtml('/docs/skills/cloudflare');
   for (const language of ['bash', 'toml'])
@@ -245,6 +244,28 @@ test('Prism comes with the chunks that draw code blocks, not in the JavaScript e
       ),
       `a ${language} block has tokens`,
     );
+});
+
+test('token colours are classes for both colour modes, with a rule for each in the CSS, and no inline colour', () => {
+  // src/data/tokenStyles.ts: one class per mode on each styled token; the stylesheet comes with every page's CSS.
+  const html = readHtml('/docs/core-features/functions');
+  const tokens = [...html.matchAll(/<span class="token ([^"]*)"( style="[^"]*")?/g)];
+  assert.ok(tokens.length > 100, 'the page has highlighted code');
+  assert.deepEqual(
+    tokens.filter((m) => /color/.test(m[2] ?? '')).map((m) => m[0]),
+    [],
+    'no token has an inline colour',
+  );
+  assert.doesNotMatch(html, /<pre[^>]*class="prism-code[^"]*"[^>]*style="[^"]*color/, 'nor a block');
+  const css = readdirSync(join(BUILD, 'assets', 'css'))
+    .map((f) => readFileSync(join(BUILD, 'assets', 'css', f), 'utf8'))
+    .join('\n');
+  const classes = new Set(tokens.flatMap((m) => m[1].split(' ').filter((c) => /^t[ld]-/.test(c))));
+  assert.ok([...classes].some((c) => c.startsWith('tl-')) && [...classes].some((c) => c.startsWith('td-')));
+  for (const name of classes) {
+    const mode = name.startsWith('tl-') ? 'light' : 'dark';
+    assert.match(css, new RegExp(`\\[data-theme=['"]?${mode}['"]?\\] \\.${name}\\{`), `${name} has a rule`);
+  }
 });
 
 test('the main bundle has no route module paths, no site config only the server reads, and no tslib', () => {
