@@ -321,11 +321,14 @@ describe('code blocks', () => {
       }),
     );
     const page = await context.newPage();
-    const scripts = [];
-    page.on('response', (response) => {
-      if (response.url().endsWith('.js')) scripts.push(response.text().then((code) => ({ url: response.url(), code })));
-    });
+    // The scripts the page runs while it loads and hydrates (prefetches are not scripts it runs); each body is read
+    // before the context closes.
+    const responses = [];
+    const onResponse = (response) => response.request().resourceType() === 'script' && responses.push(response);
+    page.on('response', onResponse);
     await visit(page, `${server.url}/docs/core-features/functions`);
+    page.off('response', onResponse);
+    const loaded = await Promise.all(responses.map(async (r) => ({ url: r.url(), code: await r.text() })));
     const colours = await page.evaluate(
       ({ background, keyword }) => {
         const probe = document.createElement('i');
@@ -361,7 +364,6 @@ describe('code blocks', () => {
     });
     assert.ok(tokens.server > 100, 'the HTML has highlighted code');
     assert.deepEqual(tokens, { server: tokens.server, now: tokens.server, kept: tokens.server }, 'the same elements');
-    const loaded = await Promise.all(scripts);
     assert.ok(
       loaded.some(({ url }) => /\/main\.[^/]+\.js$/.test(url)),
       'the app loaded',
