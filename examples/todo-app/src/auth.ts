@@ -12,8 +12,8 @@ addGlobalMiddleware([authBearer({})])
 // #endregion bearerAuth
 
 // #region httpAuth
-// Every HTTP route and every WebSocket upgrade also runs the '*' group: a browser's session cookie, then a
-// script's API key. The generated bootstrap calls this factory.
+// Every HTTP route, and every WebSocket upgrade on a server that runs channels locally, also runs the '*' group:
+// a browser's session cookie, then a script's API key. The generated bootstrap calls this factory.
 export const httpAuth = () =>
   addHTTPMiddleware('*', [
     authCookie({ name: 'todo_session', options: {}, expiresIn: { value: 7, unit: 'day' } }),

@@ -9,7 +9,7 @@ export const hasRole = pikkuPermissionFactory<UserSession['role']>((role) =>
 // #endregion hasRole
 
 // #region isAdmin
-/** A check on the caller alone, so agents and MCP clients can evaluate it before any input exists. */
+/** A check on the caller alone, so an agent can evaluate it, to filter its tools, before any input exists. */
 export const isAdmin = pikkuAuth({
   name: 'isAdmin',
   description: 'The caller is an admin',
