@@ -1,0 +1,89 @@
+// src/plugins/app-code-loader.cjs and its rule in src/plugins/app-snippets.ts: an MDX page depends on the to-do app's
+// files its fences pull, so a change to one rebuilds the page under the bundler's persistent cache.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { createProcessor } from '@mdx-js/mdx';
+import { loadModule } from '../lib/load.mjs';
+import { REPO } from '../lib/fixture-site.mjs';
+import { listMdxFiles, splitFrontMatter } from '../../scripts/lib/content.mjs';
+import { APP_DIR, parseMeta } from '../../src/plugins/remark-app-code.mjs';
+
+const require = createRequire(import.meta.url);
+const LOADER = join(REPO, 'src/plugins/app-code-loader.cjs');
+const appCodeLoader = require(LOADER);
+
+/** What the loader declares for a source: the files it passes to addDependency, and the source it returns. */
+function runLoader(source) {
+  const dependencies = [];
+  const out = appCodeLoader.call({ addDependency: (file) => dependencies.push(file) }, source);
+  return { dependencies, out };
+}
+
+/** The app files the TypeScript fences of an MDX body pull, as remark-app-code sees the fences (MDX-parsed). */
+const processor = createProcessor({ format: 'mdx' });
+function pulledFiles(body) {
+  const files = new Set();
+  const walk = (node) => {
+    if (node.type === 'code' && ['ts', 'tsx', 'typescript'].includes(node.lang)) {
+      const { file } = parseMeta(node.meta);
+      if (file) files.add(file);
+    }
+    node.children?.forEach(walk);
+  };
+  walk(processor.parse(body));
+  return [...files].sort();
+}
+
+test('the loader uses the app folder remark-app-code reads from', () => {
+  assert.equal(appCodeLoader.APP_DIR, APP_DIR);
+});
+
+test('a fence that pulls an app file makes it a dependency; the source is returned as it is', () => {
+  const source = [
+    '```ts file="src/todo-store.ts" region="types"',
+    '```',
+    '~~~tsx title="x" file=\'src/auth.ts\'',
+    '~~~',
+    '```ts file=src/roles.ts',
+    '```',
+    '```json file="pikku.config.json"',
+    '```',
+    '```ts title="src/other.ts"',
+    'const profile="x"',
+    '```',
+  ].join('\n');
+  const { dependencies, out } = runLoader(source);
+  assert.equal(out, source);
+  assert.deepEqual(
+    dependencies.map((d) => relative(APP_DIR, d)),
+    ['src/todo-store.ts', 'src/auth.ts', 'src/roles.ts'],
+    'ts, tsx fences with a file, quoted or not; not a JSON fence nor a fence without one',
+  );
+});
+
+test("every page's dependencies are exactly the app files its fences pull, and each exists", () => {
+  let pulling = 0;
+  for (const file of listMdxFiles()) {
+    const source = readFileSync(file, 'utf8');
+    const expected = pulledFiles(splitFrontMatter(source).body);
+    const { dependencies } = runLoader(source);
+    const name = relative(REPO, file);
+    assert.deepEqual(dependencies.map((d) => relative(APP_DIR, d)).sort(), expected, name);
+    for (const dependency of dependencies) assert.ok(existsSync(dependency), `${name}: ${dependency}`);
+    if (expected.length) pulling++;
+  }
+  assert.ok(pulling > 50, `pages that pull app files: ${pulling}`);
+});
+
+test('the plugin runs the loader first on every Markdown and MDX file, matched by resource', () => {
+  const { default: appSnippets, MDX_FILES } = loadModule('src/plugins/app-snippets.ts');
+  const plugin = appSnippets({ siteDir: REPO });
+  const rules = plugin.configureWebpack().module.rules;
+  assert.deepEqual(rules, [{ resource: MDX_FILES, enforce: 'pre', use: [{ loader: LOADER }] }]);
+  for (const file of ['docs/index.mdx', 'blog/x.md', 'src/pages/manual-setup.mdx']) assert.match(file, MDX_FILES);
+  // A rule whose `test` matches .mdx would be taken for a content plugin's MDX rule by Docusaurus's fallback rule.
+  assert.equal(rules[0].test, undefined);
+});
