@@ -4,7 +4,7 @@
  * - It reads the app's files (or regions of them) that the home page shows, at build time, into generated data that
  *   only the home page imports (@generated/app-snippets/default/snippets.json). The list comes from
  *   src/data/showcase.ts; the reading is remark-app-code's, so the home page and the docs pull code alike.
- * - Its loader (app-code-loader.cjs) makes the app files an MDX page pulls with `file="..."` dependencies of that
+ * - Its loader (app-code-loader.mjs) makes the app files an MDX page pulls with `file="..."` dependencies of that
  *   page, so a change to one rebuilds the page, with the bundler's persistent cache and in `docusaurus start`.
  */
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ type Snippets = Record<string, string>;
 export const MDX_FILES = /\.mdx?$/;
 
 export default function appSnippets(context: LoadContext): Plugin {
-  const loader = join(context.siteDir, 'src', 'plugins', 'app-code-loader.cjs');
+  const loader = join(context.siteDir, 'src', 'plugins', 'app-code-loader.mjs');
   return {
     name: 'app-snippets',
     configureWebpack() {

@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 export const APP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'todo-app');
 export const CUT = /^[ \t]*\/\/ ---cut---[ \t]*$/m;
 const REGION_MARK = /^[ \t]*\/\/ #(?:end)?region\b.*$/;
-const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
+/** The fence languages whose `file=` pulls app code. */
+export const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
 
 /** Reads `key="value"` and `key=value` pairs of a fence's meta string. */
 export function parseMeta(meta = '') {

@@ -1,19 +1,17 @@
-// src/plugins/app-code-loader.cjs and its rule in src/plugins/app-snippets.ts: an MDX page depends on the to-do app's
+// src/plugins/app-code-loader.mjs and its rule in src/plugins/app-snippets.ts: an MDX page depends on the to-do app's
 // files its fences pull, so a change to one rebuilds the page under the bundler's persistent cache.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { createProcessor } from '@mdx-js/mdx';
 import { loadModule } from '../lib/load.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 import { listMdxFiles, splitFrontMatter } from '../../scripts/lib/content.mjs';
-import { APP_DIR, parseMeta } from '../../src/plugins/remark-app-code.mjs';
+import { APP_DIR, TS_LANGS, parseMeta } from '../../src/plugins/remark-app-code.mjs';
+import appCodeLoader from '../../src/plugins/app-code-loader.mjs';
 
-const require = createRequire(import.meta.url);
-const LOADER = join(REPO, 'src/plugins/app-code-loader.cjs');
-const appCodeLoader = require(LOADER);
+const LOADER = join(REPO, 'src/plugins/app-code-loader.mjs');
 
 /** What the loader declares for a source: the files it passes to addDependency, and the source it returns. */
 function runLoader(source) {
@@ -27,7 +25,7 @@ const processor = createProcessor({ format: 'mdx' });
 function pulledFiles(body) {
   const files = new Set();
   const walk = (node) => {
-    if (node.type === 'code' && ['ts', 'tsx', 'typescript'].includes(node.lang)) {
+    if (node.type === 'code' && TS_LANGS.has(node.lang)) {
       const { file } = parseMeta(node.meta);
       if (file) files.add(file);
     }
@@ -36,10 +34,6 @@ function pulledFiles(body) {
   walk(processor.parse(body));
   return [...files].sort();
 }
-
-test('the loader uses the app folder remark-app-code reads from', () => {
-  assert.equal(appCodeLoader.APP_DIR, APP_DIR);
-});
 
 test('a fence that pulls an app file makes it a dependency; the source is returned as it is', () => {
   const source = [
