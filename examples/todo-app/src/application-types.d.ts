@@ -1,6 +1,7 @@
 import type { CoreConfig, CoreServices, CoreSingletonServices, CoreUserSession } from '@pikku/core/types'
 import type { EventHubService } from '@pikku/core/channel'
 import type { WorkflowService } from '@pikku/core/workflow'
+import type { CredentialService } from '@pikku/core/services'
 import type { TodoTopics } from './todo-events.js'
 import type { TodoStore } from './todo-store.js'
 import type { Notifier } from './notifier.js'
@@ -22,6 +23,8 @@ export interface SingletonServices extends CoreSingletonServices<Config> {
   notifier: Notifier
   /** Stores and drives workflow runs (see src/workflows/). Declared required, so no factory can forget it. */
   workflowService: WorkflowService
+  /** Per-user credentials such as linked calendars (see src/credentials.ts). Optional in core; this app builds one. */
+  credentialService: CredentialService
 }
 
 export interface Services extends CoreServices<SingletonServices> {}

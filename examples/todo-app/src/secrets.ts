@@ -27,3 +27,17 @@ defineSecret({
   optional: true,
 })
 // #endregion digestWebhook
+
+// #region jwtSecret
+// The key src/jwt-service.ts signs and checks session tokens with. Without this declaration the CLI reports
+// PKU951: the code reads JWT_SECRET, but nothing tells a deployment it has to be provisioned.
+export const JwtSecretSchema = z.string().min(32)
+
+defineSecret({
+  name: 'jwtSecret',
+  displayName: 'Session token signing key',
+  description: 'Signs and verifies the HS256 session tokens of src/jwt-service.ts',
+  secretId: 'JWT_SECRET',
+  schema: JwtSecretSchema,
+})
+// #endregion jwtSecret

@@ -1,6 +1,7 @@
 import { pikkuFunc } from '#pikku/function'
 import { MissingCredentialError, NotFoundError } from '#pikku/error'
 import { TypedCredentialService } from '#pikku/credentials'
+import type { CalendarToken } from '../credentials.js'
 import { isTodoOwner } from '../permissions.js'
 
 // #region addTodoToCalendar
@@ -13,9 +14,9 @@ export const addTodoToCalendar = pikkuFunc<{ todoId: string }, { eventId: string
     const todo = await todoStore.get(todoId)
     if (!todo?.dueAt) throw new NotFoundError(`No to-do with a due date has id ${todoId}`)
 
-    // Loaded for the caller (session.userId) on first use; null until they have linked an account.
-    // Typed from the generated CredentialsMap: { accessToken: string } | null.
-    const calendar = await getCredential?.('google-calendar')
+    // Loaded for the caller (session.userId) on first use; null until they have linked an account. The wire's
+    // getCredential is not typed per credential name, so the type argument says what the schema holds.
+    const calendar = await getCredential?.<CalendarToken>('google-calendar')
     if (!calendar) throw new MissingCredentialError('google-calendar', 'oauth2')
 
     const response = await fetch('https://www.googleapis.com/calendar/v3/calendars/primary/events', {

@@ -1,13 +1,19 @@
 // The app's one Slack adapter, shared by the gateway wiring (which receives events through it) and the
 // handler (which replies through it).
 import { SlackGatewayAdapter, SlackGatewayHelper } from '@pikku/gateway-slack'
-import type { GatewayInboundMessage, PikkuGatewayAdapterFactory } from '#pikku/gateway'
+import type { GatewayAdapterFactory } from '@pikku/core/gateway'
+import type { GatewayInboundMessage } from '#pikku/gateway'
 
 let adapter: SlackGatewayAdapter | undefined
 
 // #region slackAdapter
-/** Builds the adapter on the gateway's first request, from the app's secrets. */
-export const slackAdapter: PikkuGatewayAdapterFactory = async ({ secrets }) => {
+/**
+ * Builds the adapter on the gateway's first request, from the app's secrets. It is typed with core's
+ * GatewayAdapterFactory, which is handed the core singleton services (secrets among them): wireGateway's
+ * `adapter` option takes that type, and at CLI 0.12.113 the generated PikkuGatewayAdapterFactory (handed the
+ * app's own SingletonServices) is rejected there by tsc.
+ */
+export const slackAdapter: GatewayAdapterFactory = async ({ secrets }) => {
   const signingSecret = await secrets.getSecret('SLACK_SIGNING_SECRET')
   adapter ??= new SlackGatewayAdapter({
     signingSecret: signingSecret.reveal(),

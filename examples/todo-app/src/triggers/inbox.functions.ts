@@ -45,8 +45,12 @@ export const pollInbox = pikkuTriggerFunc<{ url: string; everySeconds: number },
 // #endregion pollInbox
 
 // #region createTodoFromInbox
-/** The target: runs once per fired event, with no session, so it is a sessionless function. */
-export const createTodoFromInbox = pikkuSessionlessFunc<InboxItem, Todo>({
+/**
+ * The target: runs once per fired event, with no session, so it is a sessionless function. Its input is written
+ * `Readonly<InboxItem>` rather than `InboxItem`: at CLI 0.12.113 a named type that is only ever a function's
+ * whole input or output gets no schema (PKU463), while one referenced from an inline type does.
+ */
+export const createTodoFromInbox = pikkuSessionlessFunc<Readonly<InboxItem>, Todo>({
   description: 'Create a to-do for an item assigned to a team member in the tracker',
   func: async ({ todoStore }, { title, assigneeId, dueAt }) => {
     return await todoStore.create({ ownerId: assigneeId, title, dueAt, done: false })
