@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Compiles the site's TypeScript samples against the to-do app in examples/todo-app.
+// Compiles the site's TypeScript samples against the to-do app in examples/todo-app, on the framework's real
+// packages (vendor/pikku) and the code its CLI generated (`npm run app:generate` writes examples/todo-app/.pikku).
 // - A fence with `file=` shows one of the app's files: the file (and region) must exist and the body must be empty.
 //   A fence whose title names an app file but has a body of its own is an error: it would drift from the app.
 // - Every other ts/tsx fence is compiled whole, as a module in the app: a block titled "src/a/b.ts" is placed at
@@ -372,7 +373,18 @@ function compile(virtual) {
   return problems;
 }
 
+/** The app's generated tree, without which nothing here can compile: written by `npm run app:generate`. */
+export function generatedTreeProblem() {
+  return existsSync(join(APP_DIR, '.pikku', 'function', 'index.ts')) &&
+    existsSync(join(APP_DIR, 'addon-example', 'dist', '.pikku'))
+    ? undefined
+    : 'examples/todo-app/.pikku (or the addon build) is missing: run `npm run app:generate`, which runs the real CLI (pikku all) on the app';
+}
+
 export function checkAllSamples(files) {
+  const missing = generatedTreeProblem();
+  if (missing)
+    return { blocks: [], counts: { pulled: 0, compiled: 0, mistakes: 0, cliErrors: 0 }, problems: [missing] };
   const all = !files;
   const blocks = [
     ...(files ?? sampleFiles()).flatMap(extractBlocks),
