@@ -21,7 +21,7 @@ export interface SingletonServices extends CoreSingletonServices<Config> {
   eventHub: EventHubService<TodoTopics>
   /** Sends reminder e-mails and digest posts, built from the app's secrets (see src/notifier.ts). */
   notifier: Notifier
-  /** Stores and drives workflow runs (see src/workflows/). Declared required, so no factory can forget it. */
+  /** Stores and drives workflow runs (see src/workflows/). Required here, so functions never see it as optional. */
   workflowService: WorkflowService
   /** Per-user credentials such as linked calendars (see src/credentials.ts). Optional in core; this app builds one. */
   credentialService: CredentialService
