@@ -22,7 +22,11 @@ type AssistantRun = {
   pendingApprovals?: PendingApproval[]
 }
 
-/** What the app's clients get back from one turn with the assistant. */
+/**
+ * What the app's clients get back from one turn with the assistant. The functions below declare their output as
+ * `Readonly<AssistantTurn>`: at CLI 0.12.113 a named type used only as a whole input or output gets no schema
+ * (PKU463), while one referenced from an inline type does.
+ */
 export type AssistantTurn = {
   runId: string
   reply: string
@@ -31,7 +35,7 @@ export type AssistantTurn = {
 // #endregion turnTypes
 
 // #region askAssistant
-export const askAssistant = pikkuFunc<{ message: string; threadId: string }, AssistantTurn>({
+export const askAssistant = pikkuFunc<{ message: string; threadId: string }, Readonly<AssistantTurn>>({
   description: 'Send one message to the to-do assistant and wait for its answer',
   func: async (_services, { message, threadId }, { rpc, session }) => {
     const run: AssistantRun = await rpc.agent.run('todoAssistant', { message, threadId, resourceId: session.userId })
@@ -41,7 +45,7 @@ export const askAssistant = pikkuFunc<{ message: string; threadId: string }, Ass
 // #endregion askAssistant
 
 // #region answerApproval
-export const answerApproval = pikkuFunc<{ runId: string; toolCallId: string; approved: boolean }, AssistantTurn>({
+export const answerApproval = pikkuFunc<{ runId: string; toolCallId: string; approved: boolean }, Readonly<AssistantTurn>>({
   description: 'Approve or decline a tool call the assistant is waiting on, and continue the run',
   func: async (_services, { runId, toolCallId, approved }, { rpc }) => {
     const run: AssistantRun = await rpc.agent.approve(runId, [{ toolCallId, approved }], 'todoAssistant')
