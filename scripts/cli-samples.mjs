@@ -1,29 +1,110 @@
 #!/usr/bin/env node
-// The samples marked cli-error="PKU..." judged by the framework's real CLI: each marked block is laid into a copy
-// of the to-do app (as a reader would add the file to their project) and `pikku all` runs on it; the block passes
-// when the CLI reports exactly the marked code among its diagnostics, and none of the codes the app alone gives.
-// Copies live in examples/todo-app/.cli-samples/<n>/ (so the app's node_modules resolve) and are removed after.
-// Usage: node scripts/cli-samples.mjs [FILE ...]   (exit 1 on a problem; prints each block's result and time)
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+// The samples judged by the framework's real CLI, as a reader's project would be: each sample is laid into a copy
+// of the to-do app (at the path its title names) and `pikku all --fail-on-error` runs on the copy.
+// - A block marked cli-error="PKU641" (or several codes, space-separated) must make the CLI report exactly those
+//   codes. Every other TypeScript block of the page (not pulled from the app, not a deliberate type error) is
+//   added with the app too, and must make the CLI report nothing.
+// - To keep the runs few, units (one marked block, or all the unmarked blocks of one page) are packed into shared
+//   copies: no two units of a copy export the same name, write the same file, or expect the same code. A copy
+//   passes when the codes it reports are exactly the union its units expect; when it does not, it is split in two
+//   and each half runs again, down to single units, so a failure names its block or page.
+// Copies live in examples/todo-app/.cli-samples/ (so the app's node_modules resolve) and are removed after.
+// Usage: node scripts/cli-samples.mjs [FILE ...]   (exit 1 on a problem; prints each run and its time)
 import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { APP } from './app.mjs';
 import { extractBlocks, sampleFiles } from './code-samples.mjs';
 import { ROOT } from './lib/content.mjs';
 
 export const WORK = join(APP, '.cli-samples');
-const PROJECT_FILES = ['package.json', 'tsconfig.json', 'pikku.config.json'];
+const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
+const PROJECT = ['package.json', 'tsconfig.json', 'pikku.config.json', 'src', 'types'];
+/** Calls that make a project-wide singleton (a services factory, the auth set-up, the personas): one of each per copy. */
+const SINGLETONS =
+  /\b(pikkuServices|pikkuWireServices|pikkuAddonServices|pikkuAuth|pikkuBetterAuth|definePersonas|pikkuConfig)\s*\(/g;
+const MAX_UNITS = 40;
 
-/** Where a block goes in the copy: its title when it names a TypeScript file under src/, else a file of its own. */
+const slug = (file) =>
+  relative(ROOT, file)
+    .replace(/\.(mdx?|ts)$/, '')
+    .replace(/[^\w-]+/g, '_');
+export const codesOf = (mark) =>
+  mark
+    ? String(mark)
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .sort()
+    : [];
+
+/** Where a block goes in the copy: its title when that is a TypeScript file under src/, else a file of its own. */
 export const placeOf = (block) => {
   const title = (block.meta.title ?? '').replace(/^\.\//, '');
   if (/^src\/.+\.tsx?$/.test(title) && !title.includes('..')) return title;
-  return `src/__sample_L${block.line}.${block.lang === 'tsx' ? 'tsx' : 'ts'}`;
+  return `src/__sample_${slug(block.file)}_L${block.line}.${block.lang === 'tsx' ? 'tsx' : 'ts'}`;
 };
 
-/** Runs `pikku all` in a folder; resolves to { codes, output, seconds }. */
+/** The names a block adds to the project: its top-level value exports. */
+export function exportedNames(code) {
+  const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.Latest, false);
+  const names = [];
+  const exported = (node) => node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  for (const st of source.statements) {
+    if (ts.isVariableStatement(st) && exported(st))
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
+    if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && exported(st) && st.name)
+      names.push(st.name.text);
+  }
+  return names;
+}
+
+/** The units to run: [{ id, label, blocks, want: [codes], names: Set, paths: Set, solo }]. */
+export function unitsOf(blocks) {
+  const units = [];
+  const byPage = new Map();
+  for (const b of blocks) {
+    if (!TS_LANGS.has(b.lang) || b.meta.file || b.meta.mistake) continue;
+    if (b.meta['cli-error'])
+      units.push({ label: `${relative(ROOT, b.file)}:${b.line}`, blocks: [b], want: codesOf(b.meta['cli-error']) });
+    else {
+      if (!byPage.has(b.file)) byPage.set(b.file, []);
+      byPage.get(b.file).push(b);
+    }
+  }
+  for (const [file, list] of byPage) units.push({ label: relative(ROOT, file), blocks: list, want: [] });
+  return units.map((u, id) => ({
+    ...u,
+    id,
+    names: new Set(
+      u.blocks.flatMap((b) => [...exportedNames(b.code), ...[...b.code.matchAll(SINGLETONS)].map((m) => `${m[1]}()`)]),
+    ),
+    paths: new Set(u.blocks.map(placeOf)),
+  }));
+}
+
+/** Packs units into copies: disjoint names (a singleton call counts as one), files and expected codes. */
+export function pack(units) {
+  const copies = [];
+  for (const unit of units) {
+    const fits = (c) =>
+      c.units.length < MAX_UNITS &&
+      ![...unit.names].some((n) => c.names.has(n)) &&
+      ![...unit.paths].some((p) => c.paths.has(p)) &&
+      !unit.want.some((w) => c.want.has(w));
+    let copy = copies.find(fits);
+    if (!copy) copies.push((copy = { units: [], names: new Set(), paths: new Set(), want: new Set() }));
+    copy.units.push(unit);
+    for (const n of unit.names) copy.names.add(n);
+    for (const p of unit.paths) copy.paths.add(p);
+    for (const w of unit.want) copy.want.add(w);
+  }
+  return copies;
+}
+
+/** Runs `pikku all --fail-on-error` in a folder: { status, codes, output, seconds }. */
 function pikkuAll(cwd) {
   const started = Date.now();
   return new Promise((done) => {
@@ -42,64 +123,79 @@ function pikkuAll(cwd) {
   });
 }
 
-/** A copy of the app (its src, config and the schema cache of its last run) with the block added. */
-function layProject(dir, block) {
+let counter = 0;
+/** Lays a copy of the app (in `work`) with the units' blocks added, runs the CLI on it, removes it. */
+async function runCopy(units, work = WORK) {
+  const dir = join(work, String(counter++));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const f of PROJECT_FILES) cpSync(join(APP, f), join(dir, f));
-  cpSync(join(APP, 'src'), join(dir, 'src'), { recursive: true });
-  cpSync(join(APP, 'types'), join(dir, 'types'), { recursive: true });
-  const cache = join(APP, 'node_modules', '.cache', 'pikku');
-  if (existsSync(cache)) cpSync(cache, join(dir, 'node_modules', '.cache', 'pikku'), { recursive: true });
-  const place = join(dir, placeOf(block));
-  mkdirSync(dirname(place), { recursive: true });
-  writeFileSync(place, block.code);
+  for (const f of PROJECT) cpSync(join(APP, f), join(dir, f), { recursive: true });
+  for (const b of units.flatMap((u) => u.blocks)) {
+    const place = join(dir, placeOf(b));
+    mkdirSync(dirname(place), { recursive: true });
+    writeFileSync(place, b.code);
+  }
+  try {
+    return await pikkuAll(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-/** Checks the marked blocks; returns { results: [{ block, ok, got, seconds }], problems }. */
-export async function checkCliSamples(files = sampleFiles(), { log = () => {} } = {}) {
-  const blocks = files.flatMap(extractBlocks).filter((b) => b.meta['cli-error'] && !b.meta.file);
-  rmSync(WORK, { recursive: true, force: true });
-  const baseline = await pikkuAll(APP);
+const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+const say = (codes) => codes.join(', ') || 'nothing';
+
+/** Checks the blocks; returns { units, copies, problems, runs }. */
+export async function checkCliSamples(
+  blocks,
+  { log = () => {}, parallel = Math.min(availableParallelism(), 2), runner = runCopy, work = WORK } = {},
+) {
+  const units = unitsOf(blocks);
+  const copies = pack(units);
+  const own = runner === runCopy;
+  if (own) rmSync(work, { recursive: true, force: true });
   const problems = [];
-  if (baseline.status !== 0 || baseline.codes.length)
+  let runs = 0;
+  const judge = (unit, codes) => {
+    if (same(codes, unit.want)) return;
     problems.push(
-      `examples/todo-app: pikku all alone reports ${baseline.codes.join(', ') || `exit ${baseline.status}`}`,
+      unit.want.length
+        ? `${unit.label}: marked cli-error="${unit.want.join(' ')}" but pikku all on the app with this block reports ${say(codes)}`
+        : `${unit.label}: pikku all on the app with this page's samples reports ${say(codes)}`,
     );
-  const results = [];
-  const queue = blocks.map((block, n) => ({ block, n }));
+  };
+  const queue = copies.map((c) => c.units);
   const worker = async () => {
     while (queue.length) {
-      const { block, n } = queue.shift();
-      const dir = join(WORK, String(n));
-      layProject(dir, block);
-      const { codes, seconds } = await pikkuAll(dir);
-      rmSync(dir, { recursive: true, force: true });
-      const want = block.meta['cli-error'];
-      const where = `${relative(ROOT, block.file)}:${block.line}`;
-      const ok = codes.length === 1 && codes[0] === want;
-      results.push({ block, ok, got: codes, seconds });
+      const group = queue.shift();
+      const want = [...new Set(group.flatMap((u) => u.want))].sort();
+      const { codes, seconds, status, output } = await runner(group, work);
+      runs++;
+      const ok = same(codes, want) && (status === 0) === (want.length === 0);
+      if (status !== 0 && !codes.length)
+        log(`     pikku all exited ${status} with no code:\n${output.trim().split('\n').slice(-15).join('\n')}`);
       log(
-        `${ok ? 'ok  ' : 'FAIL'} ${where} cli-error="${want}" (${seconds.toFixed(1)} s)${ok ? '' : `: the CLI reports ${codes.join(', ') || 'nothing'}`}`,
+        `${ok ? 'ok  ' : group.length > 1 ? 'split' : 'FAIL'} ${group.length === 1 ? group[0].label : `${group.length} units`} (${seconds.toFixed(1)} s): expects ${say(want)}, reports ${say(codes)}`,
       );
-      if (!ok)
-        problems.push(
-          `${where}: marked cli-error="${want}" but pikku all on the app with this block reports ${codes.join(', ') || 'no diagnostic'}`,
-        );
+      if (ok) continue;
+      if (group.length === 1) judge(group[0], codes);
+      else queue.push(group.slice(0, group.length >> 1), group.slice(group.length >> 1));
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(availableParallelism(), 2)) }, worker));
-  rmSync(WORK, { recursive: true, force: true });
-  return { blocks, results, problems };
+  await Promise.all(Array.from({ length: Math.max(1, parallel) }, worker));
+  if (own) rmSync(work, { recursive: true, force: true });
+  return { units, copies, problems, runs };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2).map((f) => resolve(f));
   const started = Date.now();
-  const { blocks, problems } = await checkCliSamples(args.length ? args : undefined, { log: console.log });
+  const blocks = (args.length ? args : sampleFiles()).flatMap(extractBlocks);
+  const { units, copies, problems, runs } = await checkCliSamples(blocks, { log: console.log });
   for (const p of problems) console.log(p);
+  const marked = units.filter((u) => u.want.length).length;
   console.log(
-    `cli-samples: ${blocks.length} blocks marked cli-error run through pikku all, ${problems.length} problems (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    `cli-samples: ${marked} marked blocks and ${units.length - marked} pages of other samples, in ${copies.length} copies of the app (${runs} runs of pikku all), ${problems.length} problems (${((Date.now() - started) / 1000).toFixed(0)} s)`,
   );
   process.exit(problems.length ? 1 : 0);
 }

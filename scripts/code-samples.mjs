@@ -7,9 +7,8 @@
 //   that path in an overlay of the app, so its relative imports reach the page's other blocks first, then the app's
 //   files. All blocks of all pages are compiled in one TypeScript program with the app's tsconfig.json.
 // - `mistake="TS2345"` blocks must fail with that code. `cli-error="PKU410"` blocks compile (the CLI, not tsc,
-//   rejects them) and must name a code of src/data/cli-errors.json. Three CLI rules run here too (INSPECTOR_RULES:
-//   PKU573, PKU410, PKU411): an unmarked sample that breaks one fails, and one marked with it must break it.
-//   Imports of the removed layout fail.
+//   rejects them) and must name codes of src/data/cli-errors.json; scripts/cli-samples.mjs runs the real CLI on
+//   them and on every other sample. Imports of the removed layout fail.
 // Posts about old releases opt out with `pikku_legacy_api: true`. Docs, skills, why, blog, MDX pages and the home
 // page's showcase (src/data/showcase.ts) are checked.
 // Usage: node scripts/code-samples.mjs [FILE ...]   (exit 1 on a problem)
@@ -140,8 +139,13 @@ export function checkSamples(blocks) {
     if (b.meta.mistake) counts.mistakes++;
     else if (b.meta['cli-error']) {
       counts.cliErrors++;
-      if (!CLI_CODES.has(b.meta['cli-error']))
-        problems.push(`${at(b, 0)}: cli-error="${b.meta['cli-error']}" is not a code of src/data/cli-errors.json`);
+      for (const code of String(b.meta['cli-error'])
+        .split(/[\s,]+/)
+        .filter(Boolean))
+        if (!CLI_CODES.has(code))
+          problems.push(
+            `${at(b, 0)}: cli-error="${b.meta['cli-error']}": ${code} is not a code of src/data/cli-errors.json`,
+          );
     } else counts.compiled++;
     const ext = b.lang === 'tsx' || title?.endsWith('.tsx') ? '.tsx' : '.ts';
     let rel =
@@ -156,117 +160,6 @@ export function checkSamples(blocks) {
   problems.push(...compile(virtual));
   return { blocks, counts, problems };
 }
-
-/**
- * The inspector check behind PKU573 (packages/inspector/src/utils/validate-auth-sessionless.ts): a route that
- * sets `auth: false`, itself or through its wireHTTPRoutes group, for a function built with `pikkuFunc` (the only
- * factory the inspector counts as needing a session). tsc accepts it; `pikku all` refuses it. Returns the nodes.
- */
-export function authFalseOnSessionFunction(sourceFile, checker) {
-  const found = [];
-  const prop = (obj, name) =>
-    obj.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
-  const isFalse = (node) => node?.kind === ts.SyntaxKind.FalseKeyword;
-  const isPikkuFunc = (node) => {
-    if (!node || !ts.isIdentifier(node)) return false;
-    let symbol = checker.getSymbolAtLocation(node);
-    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-    const decl = symbol?.declarations?.[0];
-    const init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
-    return !!init && ts.isCallExpression(init) && init.expression.getText() === 'pikkuFunc';
-  };
-  const checkRoute = (route, inheritedAuth) => {
-    const auth = prop(route, 'auth');
-    const off = auth ? isFalse(auth) : inheritedAuth === false;
-    if (off && isPikkuFunc(prop(route, 'func'))) found.push(route);
-  };
-  const checkRoutes = (routes, groupAuth) => {
-    if (!routes) return;
-    const entries = ts.isArrayLiteralExpression(routes)
-      ? routes.elements
-      : ts.isObjectLiteralExpression(routes)
-        ? routes.properties.filter(ts.isPropertyAssignment).map((p) => p.initializer)
-        : [];
-    for (const entry of entries) {
-      if (!ts.isObjectLiteralExpression(entry)) continue;
-      if (prop(entry, 'routes')) {
-        const auth = prop(entry, 'auth');
-        checkRoutes(prop(entry, 'routes'), auth ? !isFalse(auth) : groupAuth);
-      } else checkRoute(entry, groupAuth);
-    }
-  };
-  const visit = (node) => {
-    if (ts.isCallExpression(node) && ts.isObjectLiteralExpression(node.arguments[0] ?? node)) {
-      const name = node.expression.getText();
-      const arg = node.arguments[0];
-      if (name === 'wireHTTP') checkRoute(arg, undefined);
-      if (name === 'wireHTTPRoutes') {
-        const auth = prop(arg, 'auth');
-        checkRoutes(prop(arg, 'routes'), auth ? !isFalse(auth) : undefined);
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sourceFile);
-  return found;
-}
-
-/** Handlers whose services (first) and wire parameters the inspector wants destructured: factory → wire index. */
-const DESTRUCTURED_HANDLERS = {
-  pikkuFunc: 2,
-  pikkuSessionlessFunc: 2,
-  pikkuVoidFunc: 2,
-  pikkuListFunc: 2,
-  pikkuPermission: 2,
-  pikkuMiddleware: 1,
-};
-
-/**
- * The inspector's destructuring lints (packages/inspector/src/utils/extract-services.ts, reported by
- * post-process.ts `computeDiagnostics`): a handler that takes its services (PKU410) or its wire (PKU411) as a
- * plain identifier, unless the name starts with `_`. Both are errors by default (`lint` in pikku.config.json).
- */
-export function undestructuredParameters(sourceFile) {
-  const found = { PKU410: [], PKU411: [] };
-  const handlerOf = (arg) => {
-    if (!arg) return undefined;
-    if (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg)) return arg;
-    if (!ts.isObjectLiteralExpression(arg)) return undefined;
-    const func = arg.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === 'func')?.initializer;
-    return func && (ts.isArrowFunction(func) || ts.isFunctionExpression(func)) ? func : undefined;
-  };
-  const plain = (param) => param && ts.isIdentifier(param.name) && !param.name.text.startsWith('_');
-  const visit = (node) => {
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
-      const wireIndex = DESTRUCTURED_HANDLERS[node.expression.text];
-      const handler = wireIndex === undefined ? undefined : handlerOf(node.arguments[0]);
-      if (handler && plain(handler.parameters[0])) found.PKU410.push(handler.parameters[0]);
-      if (handler && plain(handler.parameters[wireIndex])) found.PKU411.push(handler.parameters[wireIndex]);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sourceFile);
-  return found;
-}
-
-/** The inspector rules this check runs itself, because tsc accepts what `pikku all` refuses. */
-const INSPECTOR_RULES = [
-  {
-    code: 'PKU573',
-    message: 'auth: false on a function built with pikkuFunc',
-    find: (sourceFile, checker) => authFalseOnSessionFunction(sourceFile, checker),
-  },
-  {
-    code: 'PKU410',
-    message: 'a handler takes its services without destructuring them',
-    find: (sourceFile) => undestructuredParameters(sourceFile).PKU410,
-  },
-  {
-    code: 'PKU411',
-    message: 'a handler takes its wire without destructuring it',
-    find: (sourceFile) => undestructuredParameters(sourceFile).PKU411,
-  },
-];
 
 /** One program over the app and every virtual block; diagnostics mapped back to their pages. */
 function compile(virtual) {
@@ -327,30 +220,9 @@ function compile(virtual) {
     if (!byFile.has(f)) byFile.set(f, []);
     byFile.get(f).push(d);
   }
-  const checker = program.getTypeChecker();
-  /** The emulated inspector rules a file breaks: [{ code, message, line }] (line 0-based). */
-  const inspected = (f) => {
-    const sourceFile = program.getSourceFile(f);
-    return INSPECTOR_RULES.flatMap(({ code, message, find }) =>
-      find(sourceFile, checker).map((node) => ({
-        code,
-        message,
-        line: sourceFile.getLineAndCharacterOfPosition(node.getStart()).line,
-      })),
-    );
-  };
-  for (const f of config.fileNames.filter((n) => /\.tsx?$/.test(n) && !n.endsWith('.d.ts')))
-    for (const { code, message, line } of inspected(f))
-      problems.push(`${relative(ROOT, f)}:${line + 1}: ${code}: ${message}`);
   for (const [f, b] of virtual) {
     const diags = byFile.get(f) ?? [];
     byFile.delete(f);
-    const marked = b.meta['cli-error'];
-    const found = inspected(f);
-    if (INSPECTOR_RULES.some((r) => r.code === marked) && !found.some((x) => x.code === marked))
-      problems.push(`${relative(ROOT, b.file)}:${b.line}: marked cli-error="${marked}" but does not break that rule`);
-    for (const { code, message, line } of found.filter((x) => x.code !== marked))
-      problems.push(`${relative(ROOT, b.file)}:${b.line + 1 + line}: ${code}: ${message} (pikku all refuses it)`);
     const where = (d) => `${relative(ROOT, b.file)}:${b.line + 1 + d.file.getLineAndCharacterOfPosition(d.start).line}`;
     const text = (d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]}`;
     if (b.meta.mistake) {

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// `npm run lint`: the content and code checks of package.json (lint:md, lint:text, check:samples, spell,
-// format:check, typecheck), one per core at a time. Each check's output is printed when it ends, whole, and the
-// command fails if any check fails.
+// `npm run lint`: the content and code checks of package.json (check:samples:cli, the longest, first; then lint:md,
+// lint:text, check:samples, spell, format:check, typecheck), one per core at a time. Each check's output is
+// printed when it ends, whole, and the command fails if any check fails.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
-const CHECKS = ['lint:md', 'lint:text', 'check:samples', 'spell', 'format:check', 'typecheck'];
+const CHECKS = ['check:samples:cli', 'lint:md', 'lint:text', 'check:samples', 'spell', 'format:check', 'typecheck'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const run = (name) =>
