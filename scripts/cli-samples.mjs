@@ -8,7 +8,7 @@
 //   copies: no two units of a copy export the same name, write the same file, or expect the same code. A copy
 //   passes when the codes it reports are exactly the union its units expect; when it does not, it is split in two
 //   and each half runs again, down to single units, so a failure names its block or page.
-// Copies live in examples/todo-app/.cli-samples/ (so the app's node_modules resolve) and are removed after.
+// Copies live in examples/todo-app/.cli-samples-<pid>/ (so the app's node_modules resolve) and are removed after.
 // Usage: node scripts/cli-samples.mjs [FILE ...]   (exit 1 on a problem; prints each run and its time)
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { APP } from './app.mjs';
 import { extractBlocks, sampleFiles } from './code-samples.mjs';
 import { ROOT } from './lib/content.mjs';
 
-export const WORK = join(APP, '.cli-samples');
+export const WORK = join(APP, `.cli-samples-${process.pid}`);
 const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
 const PROJECT = ['package.json', 'tsconfig.json', 'pikku.config.json', 'src', 'types'];
 /** Calls that make a project-wide singleton (a services factory, the auth set-up, the personas): one of each per copy. */
