@@ -47,7 +47,10 @@ export const placeOf = (block) => {
   return `src/__sample_${slug(block.file)}_L${block.line}.${block.lang === 'tsx' ? 'tsx' : 'ts'}`;
 };
 
-/** The names a block adds to the project: its top-level value exports. */
+/** Types the CLI looks up by name across the project: two declarations of one in a copy make it pick (PKU724). */
+const PROJECT_TYPES = new Set(['Config', 'UserSession', 'SingletonServices', 'Services']);
+
+/** The names a block adds to the project: its top-level value exports, and the project types it declares. */
 export function exportedNames(code) {
   const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.Latest, false);
   const names = [];

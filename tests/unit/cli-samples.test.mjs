@@ -33,11 +33,12 @@ test('a unit is one marked block, or all the other samples of a page; pulled blo
   );
   assert.deepEqual(codesOf('PKU411, PKU410'), ['PKU410', 'PKU411']);
   assert.equal(placeOf(block('b.mdx', 3, '', { title: 'src/functions/x.ts' })), 'src/functions/x.ts');
-  assert.deepEqual(exportedNames('export const a = 1, b = 2\nexport function c() {}\nexport type T = 1\nconst d = 4'), [
-    'a',
-    'b',
-    'c',
-  ]);
+  assert.deepEqual(
+    exportedNames(
+      'export const a = 1, b = 2\nexport function c() {}\nexport type T = 1\nconst d = 4\ninterface UserSession {}',
+    ),
+    ['a', 'b', 'c', 'type UserSession'],
+  );
 });
 
 test('copies share no exported name, file, expected code or singleton call', () => {
