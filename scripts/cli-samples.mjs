@@ -60,11 +60,13 @@ export function exportedNames(code) {
       for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
     if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && exported(st) && st.name)
       names.push(st.name.text);
+    if ((ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) && PROJECT_TYPES.has(st.name.text))
+      names.push(`type ${st.name.text}`);
   }
   return names;
 }
 
-/** The units to run: [{ id, label, blocks, want: [codes], names: Set, paths: Set, solo }]. */
+/** The units to run: [{ id, label, blocks, want: [codes], names: Set, paths: Set }]. */
 export function unitsOf(blocks) {
   const units = [];
   const byPage = new Map();
