@@ -176,14 +176,16 @@ export async function checkCliSamples(
       const want = [...new Set(group.flatMap((u) => u.want))].sort();
       const { codes, seconds, status, output } = await runner(group, work);
       runs++;
-      const ok = same(codes, want) && (status === 0) === (want.length === 0);
-      if (status !== 0 && !codes.length)
+      // A crash (a non-zero exit with no code) fails whatever was expected; a warning-level code exits 0.
+      const crashed = status !== 0 && !codes.length;
+      const ok = same(codes, want) && !crashed;
+      if (crashed)
         log(`     pikku all exited ${status} with no code:\n${output.trim().split('\n').slice(-15).join('\n')}`);
       log(
         `${ok ? 'ok  ' : group.length > 1 ? 'split' : 'FAIL'} ${group.length === 1 ? group[0].label : `${group.length} units`} (${seconds.toFixed(1)} s): expects ${say(want)}, reports ${say(codes)}`,
       );
       if (ok) continue;
-      if (group.length === 1) judge(group[0], codes);
+      if (group.length === 1) judge(group[0], crashed ? [`an exit code of ${status} and no PKU code`] : codes);
       else queue.push(group.slice(0, group.length >> 1), group.slice(group.length >> 1));
     }
   };

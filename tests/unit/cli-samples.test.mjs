@@ -91,3 +91,14 @@ test('a copy passes when it reports exactly what its units expect; otherwise hal
   assert.deepEqual(passed.problems, []);
   assert.equal(clean.length, 1, 'a passing copy runs once');
 });
+
+test('a run that exits non-zero without a code fails its block, whatever the block expects', async () => {
+  const crash = async () => ({ status: 1, codes: [], output: 'TypeError: boom', seconds: 0 });
+  const { problems } = await checkCliSamples([block('crash.mdx', 3, 'export const x = 1', { 'cli-error': 'PKU410' })], {
+    runner: crash,
+    parallel: 1,
+  });
+  assert.deepEqual(problems, [
+    'docs/crash.mdx:3: marked cli-error="PKU410" but pikku all on the app with this block reports an exit code of 1 and no PKU code',
+  ]);
+});
