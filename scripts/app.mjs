@@ -12,11 +12,13 @@ import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './lib/content.mjs';
+import { APP_DIR } from '../src/plugins/remark-app-code.mjs';
 
-export const APP = join(ROOT, 'examples', 'todo-app');
+export const APP = APP_DIR;
 export const ADDON = join(APP, 'addon-example');
 export const VENDOR = join(ROOT, 'vendor', 'pikku');
-const bin = (name) => join(APP, 'node_modules', '.bin', name);
+/** A command the app installs (pikku, tsc). */
+export const bin = (name) => join(APP, 'node_modules', '.bin', name);
 
 /** Problems with the vendored tarballs: a file missing, or a sha256 other than the manifest's. */
 export function vendorProblems(dir = VENDOR) {
@@ -46,11 +48,11 @@ export function run(command, args, cwd) {
   };
 }
 
-/** The error and critical diagnostics a CLI run printed: ["PKU463 ...", ...]. */
-export const pkuCodes = (output) => [...new Set([...output.matchAll(/\[(PKU\d{3})\]/g)].map((m) => m[1]))];
+/** The codes of the diagnostics a CLI run printed, each once, sorted: ["PKU410", "PKU463"]. */
+export const pkuCodes = (output) => [...new Set([...output.matchAll(/\[(PKU\d{3})\]/g)].map((m) => m[1]))].sort();
 
 /** `pikku all --fail-on-error` in a folder. */
-export const pikkuAll = (cwd, extra = []) => run(bin('pikku'), ['all', '--fail-on-error', ...extra], cwd);
+const pikkuAll = (cwd) => run(bin('pikku'), ['all', '--fail-on-error'], cwd);
 
 /** The steps of `generate`, in order: [name, () => result]. */
 export const GENERATE_STEPS = [

@@ -16,12 +16,12 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { APP } from './app.mjs';
-import { extractBlocks, sampleFiles } from './code-samples.mjs';
+import { APP, bin, pkuCodes } from './app.mjs';
+import { codesOf, extractBlocks, sampleFiles } from './code-samples.mjs';
 import { ROOT } from './lib/content.mjs';
+import { TS_LANGS } from '../src/plugins/remark-app-code.mjs';
 
 export const WORK = join(APP, `.cli-samples-${process.pid}`);
-const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
 const PROJECT = ['package.json', 'tsconfig.json', 'pikku.config.json', 'src', 'types'];
 /** Calls that make a project-wide singleton (a services factory, the auth set-up, the personas): one of each per copy. */
 const SINGLETONS =
@@ -32,14 +32,6 @@ const slug = (file) =>
   relative(ROOT, file)
     .replace(/\.(mdx?|ts)$/, '')
     .replace(/[^\w-]+/g, '_');
-export const codesOf = (mark) =>
-  mark
-    ? String(mark)
-        .split(/[\s,]+/)
-        .filter(Boolean)
-        .sort()
-    : [];
-
 /** Where a block goes in the copy: its title when that is a TypeScript file under src/, else a file of its own. */
 export const placeOf = (block) => {
   const title = (block.meta.title ?? '').replace(/^\.\//, '');
@@ -113,14 +105,14 @@ export function pack(units) {
 function pikkuAll(cwd) {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(join(APP, 'node_modules', '.bin', 'pikku'), ['all', '--fail-on-error'], { cwd });
+    const child = spawn(bin('pikku'), ['all', '--fail-on-error'], { cwd });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('close', (status) =>
       done({
         status,
-        codes: [...new Set([...output.matchAll(/\[(PKU\d{3})\]/g)].map((m) => m[1]))].sort(),
+        codes: pkuCodes(output),
         output,
         seconds: (Date.now() - started) / 1000,
       }),

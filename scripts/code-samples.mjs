@@ -17,9 +17,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { ROOT, listContentFiles, splitFrontMatter } from './lib/content.mjs';
-import { APP_DIR, parseMeta, readAppCode } from '../src/plugins/remark-app-code.mjs';
+import { APP_DIR, TS_LANGS, parseMeta, readAppCode } from '../src/plugins/remark-app-code.mjs';
 
-const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
 const CLI_CODES = new Set(
   JSON.parse(readFileSync(join(ROOT, 'src', 'data', 'cli-errors.json'), 'utf8')).codes.map((c) => c.code),
 );
@@ -41,6 +40,15 @@ export const REMOVED_IMPORTS = [
   ],
   [/^@pikku\/core\/ecosystem(\/.*)?$/, "'@pikku/core/ecosystem' was removed in core 0.12.85"],
 ];
+
+/** The codes of a `cli-error` mark (several may be listed, space- or comma-separated), sorted. */
+export const codesOf = (mark) =>
+  mark
+    ? String(mark)
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .sort()
+    : [];
 
 /** Every code fence of a TS-like language in a content file: { file, line, lang, meta, code }. */
 export function extractBlocks(file) {
@@ -139,9 +147,7 @@ export function checkSamples(blocks) {
     if (b.meta.mistake) counts.mistakes++;
     else if (b.meta['cli-error']) {
       counts.cliErrors++;
-      for (const code of String(b.meta['cli-error'])
-        .split(/[\s,]+/)
-        .filter(Boolean))
+      for (const code of codesOf(b.meta['cli-error']))
         if (!CLI_CODES.has(code))
           problems.push(
             `${at(b, 0)}: cli-error="${b.meta['cli-error']}": ${code} is not a code of src/data/cli-errors.json`,

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { checkCliSamples, codesOf, exportedNames, pack, placeOf, unitsOf } from '../../scripts/cli-samples.mjs';
+import { checkCliSamples, exportedNames, pack, placeOf, unitsOf } from '../../scripts/cli-samples.mjs';
+import { codesOf } from '../../scripts/code-samples.mjs';
 import { ROOT } from '../../scripts/lib/content.mjs';
 
 const block = (file, line, code, meta = {}) => ({ file: join(ROOT, 'docs', file), line, lang: 'ts', meta, code });
