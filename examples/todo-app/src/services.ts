@@ -2,7 +2,7 @@ import { pikkuServices, pikkuWireServices } from '#pikku/setup'
 import { ConsoleLogger, InMemoryWorkflowService, LocalSecretService, LocalVariablesService } from '@pikku/core/services'
 import { LocalCredentialService } from '@pikku/core/services'
 import { LocalEventHubService } from '@pikku/core/channel/local'
-import { AjvSchemaService } from '@pikku/schema-ajv'
+import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
 import { InMemoryTodoStore } from './todo-store.js'
 import { createNotifier } from './notifier.js'
 import type { TodoTopics } from './todo-events.js'
@@ -16,7 +16,7 @@ export const createSingletonServices = pikkuServices(async (config, existingServ
     logger,
     variables,
     secrets,
-    schema: new AjvSchemaService(logger),
+    schema: new CFWorkerSchemaService(logger),
     todoStore: new InMemoryTodoStore(),
     eventHub: new LocalEventHubService<TodoTopics>(),
     // #region notifier

@@ -1,0 +1,43 @@
+// The to-do app started in this process, on 127.0.0.1 and a free port, the way src/start.ts starts it: the
+// generated bootstrap, src/config.ts, src/services.ts and the real runtime package. One start per test file.
+import '#pikku/pikku-bootstrap.gen.js'
+import { PikkuExpressServer } from '@pikku/express'
+import { stopSingletonServices } from '@pikku/core/utils'
+import { LogLevel } from '@pikku/core/services'
+import { createConfig } from '../../../src/config.js'
+import { createSingletonServices } from '../../../src/services.js'
+import { freePort } from './services.js'
+
+type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
+type Extra = Parameters<typeof createSingletonServices>[1]
+
+export interface RunningApp {
+  /** http://127.0.0.1:<port>, no trailing slash. */
+  url: string
+  services: Singletons
+  stop: () => Promise<void>
+}
+
+/** Quiet logs: the suite prints test results, not the app's request log. Pass LOG=1 to see them. */
+export const quiet = (services: Singletons) => {
+  if (!process.env.LOG) services.logger.setLevel(LogLevel.critical)
+}
+
+/** src/start.ts on a free port: PikkuExpressServer (@pikku/express) over the generated wirings. */
+export const startExpressApp = async (extra?: Extra): Promise<RunningApp> => {
+  const port = await freePort()
+  const config = { ...(await createConfig()), port }
+  const services = await createSingletonServices(config, extra)
+  quiet(services)
+  const server = new PikkuExpressServer({ ...config, hostname: '127.0.0.1' }, services.logger)
+  await server.init()
+  await server.start()
+  return {
+    url: `http://127.0.0.1:${port}`,
+    services,
+    stop: async () => {
+      await server.stop()
+      await stopSingletonServices()
+    },
+  }
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// `npm run test:behaviour`: the to-do app's behaviour suite (examples/todo-app/tests/behaviour/*.test.ts) on the
+// vendored framework, with real Redis and PostgreSQL started by the tests themselves, then the claims check
+// (scripts/claims.mjs) on its results. Needs the app's generated tree: `npm run app:generate` first.
+// Prints the suite's own time; fails if a test fails, a marker names a missing or failing test, or a service
+// left a temporary folder behind.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { APP } from './app.mjs';
+import { checkClaims, formatReport } from './claims.mjs';
+
+const SUITE = join(APP, 'tests', 'behaviour');
+const RESULTS = join(APP, '.behaviour', 'results.json');
+const LEFTOVER = /^todo-(redis|postgres)-/;
+
+if (!existsSync(join(APP, '.pikku', 'pikku-bootstrap.gen.ts'))) {
+  console.error('behaviour: examples/todo-app/.pikku is missing; run `npm run app:generate` first');
+  process.exit(1);
+}
+const files = readdirSync(SUITE)
+  .filter((f) => f.endsWith('.test.ts'))
+  .sort()
+  .map((f) => join('tests', 'behaviour', f));
+const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const chosen = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+
+mkdirSync(join(APP, '.behaviour'), { recursive: true });
+const leftoversBefore = new Set(readdirSync(tmpdir()).filter((n) => LEFTOVER.test(n)));
+const started = Date.now();
+const run = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-timeout=120000',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./tests/behaviour/harness/reporter.mjs',
+    `--test-reporter-destination=${RESULTS}`,
+    ...chosen,
+  ],
+  { cwd: APP, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+const problems = [];
+if (run.status !== 0) problems.push(`the behaviour suite failed (exit ${run.status ?? run.signal})`);
+const left = readdirSync(tmpdir()).filter((n) => LEFTOVER.test(n) && !leftoversBefore.has(n));
+if (left.length) problems.push(`services left temporary folders behind: ${left.join(', ')}`);
+
+const results = JSON.parse(readFileSync(RESULTS, 'utf8'));
+console.log(
+  `behaviour suite: ${results.tests.filter((t) => t.nesting > 0 || !t.file || t.name !== t.file).length} tests in ${chosen.length} files, ${seconds} s`,
+);
+if (!only.length) {
+  const report = checkClaims(results);
+  console.log(formatReport(report, { untested: process.argv.includes('--untested') }));
+  problems.push(...report.problems);
+}
+for (const p of problems) console.error(`behaviour: ${p}`);
+process.exit(problems.length ? 1 : 0);
