@@ -3,7 +3,7 @@
 // diagram with no browser to draw it stops the build naming the file and line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import remarkDiagrams, {
@@ -66,8 +66,9 @@ const fence = (value) => ({
   children: [{ type: 'code', lang: 'mermaid', value, position: { start: { line: 7 } } }],
 });
 
-test('the plugin swaps a fence for a focusable figure holding both drawings', async () => {
+test('the plugin swaps a fence for a focusable figure holding both drawings', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'diagrams-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const source = 'flowchart TD\n  a --> b';
   const key = diagramKey(source);
   for (const mode of MODES) writeFileSync(drawingPath(key, mode, dir), `<svg id="${mode}"></svg>`);
@@ -86,8 +87,9 @@ test('the plugin swaps a fence for a focusable figure holding both drawings', as
   );
 });
 
-test('a new diagram with no browser to draw it fails naming the file and line', async () => {
+test('a new diagram with no browser to draw it fails naming the file and line', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'diagrams-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const before = process.env.CHROMIUM_PATH;
   process.env.CHROMIUM_PATH = join(dir, 'no-chromium');
   try {
