@@ -46,15 +46,42 @@ export function sourceOf(siteDir, route, sources = routeSources(siteDir)) {
   return null;
 }
 
-/** Lines that name the file behind each "Broken link on source page path = ROUTE". */
+/** Lines that name the file behind each "Broken link on source page path = ROUTE", with the targets it links to. */
 export function explainBrokenLinks(siteDir, output) {
-  const routes = [...output.matchAll(/Broken (?:link|anchor) on source page path = (\S+?):?$/gm)].map((m) => m[1]);
+  const targets = new Map();
+  let route = null;
+  for (const line of output.split('\n')) {
+    const page = /Broken (?:link|anchor) on source page path = (\S+?):?\s*$/.exec(line);
+    if (page) {
+      route = page[1];
+      if (!targets.has(route)) targets.set(route, []);
+      continue;
+    }
+    const target = /^\s*-> linking to (\S+)/.exec(line);
+    if (target && route) targets.get(route).push(target[1]);
+  }
   const sources = routeSources(siteDir);
-  return [...new Set(routes)].map((route) => {
+  return [...targets].map(([route, links]) => {
     const file = sourceOf(siteDir, route, sources);
-    return `[ERROR] Broken link in ${file ?? `the page at ${route} (source file not found)`} (page ${route})`;
+    const to = links.length ? `: links to ${[...new Set(links)].join(', ')}, which does not exist` : '';
+    return `[ERROR] Broken link in ${file ?? `the page at ${route} (source file not found)`} (page ${route})${to}`;
   });
 }
+
+/** "file: reason" for each MDX file that failed to compile (Docusaurus prints the reason under a stack trace). */
+export function explainMdxErrors(siteDir, output) {
+  const found = [...output.matchAll(/MDX compilation failed for file "([^"]+)"\s*\n(?:Cause: )?([^\n]*)/g)];
+  return [...new Map(found.map((m) => [m[1], m[2]])).entries()].map(
+    ([file, reason]) => `[ERROR] ${relative(siteDir, file)}: ${reason.trim() || 'MDX compilation failed'}`,
+  );
+}
+
+/** The output without stack-trace lines, which bury the reason. */
+export const withoutStacks = (text) =>
+  text
+    .split('\n')
+    .filter((line) => !/^\s+at (?:\S+ \(|file:|node:|\/|async )/.test(line))
+    .join('\n');
 
 /** Lines that name the file behind each route whose static rendering failed. */
 export function explainFailedRenders(siteDir, output) {
@@ -75,20 +102,28 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     stdio: ['inherit', 'pipe', 'pipe'],
   });
   let output = '';
+  let errors = '';
   child.stdout.on('data', (d) => {
     output += d;
     process.stdout.write(d);
   });
+  // Held back until the end: when the build fails, the files and reasons go first, then Docusaurus's own
+  // report without its stack traces.
   child.stderr.on('data', (d) => {
     output += d;
-    process.stderr.write(d);
+    errors += d;
   });
   child.on('close', (code) => {
     if (code !== 0) {
-      for (const line of explainBrokenLinks(siteDir, output)) console.error(line);
-      for (const line of explainFailedRenders(siteDir, output)) console.error(line);
-    }
-    if (code !== 0) console.error(`build failed in ${relative(process.cwd(), siteDir) || '.'}`);
+      const reasons = [
+        ...explainMdxErrors(siteDir, output),
+        ...explainBrokenLinks(siteDir, output),
+        ...explainFailedRenders(siteDir, output),
+      ];
+      if (reasons.length) console.error(reasons.join('\n') + '\n');
+      process.stderr.write(withoutStacks(errors));
+      console.error(`build failed in ${relative(process.cwd(), siteDir) || '.'}`);
+    } else process.stderr.write(errors);
     process.exit(code ?? 1);
   });
 }
