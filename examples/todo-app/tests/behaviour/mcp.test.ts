@@ -1,0 +1,273 @@
+// MCP behaviour of the to-do app: PikkuMCPServer (@pikku/modelcontextprotocol 0.12.10, core 0.12.90) over streamable
+// HTTP, driven by the official MCP SDK client as an agent would: listings, calls, reads, prompts and their errors.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import { startMCPServer, type RunningMCP } from './harness/mcp.js'
+
+let mcp: RunningMCP
+let alice: Client
+let anonymous: Client
+let aliceTodoId: string
+let bobTodoId: string
+
+before(async () => {
+  mcp = await startMCPServer()
+  const { todoStore } = mcp.services
+  aliceTodoId = (await todoStore.create({ ownerId: 'alice', title: 'Buy milk', done: false, dueAt: '2020-01-01T00:00:00.000Z' }))
+    .todoId
+  await todoStore.create({ ownerId: 'alice', title: 'Water plants', done: false })
+  await todoStore.create({ ownerId: 'alice', title: 'Old chore', done: true })
+  bobTodoId = (await todoStore.create({ ownerId: 'bob', title: 'Bob only', done: false })).todoId
+  alice = await mcp.connect(await mcp.tokenFor('alice'))
+  anonymous = await mcp.connect()
+})
+after(() => mcp.stop())
+
+/** The JSON-RPC error object an error result carries as its one text item. */
+const errorOf = (result: Awaited<ReturnType<Client['callTool']>>) => {
+  assert.equal(result.isError, true)
+  const content = result.content as Array<{ type: string; text: string }>
+  assert.equal(content.length, 1)
+  return JSON.parse(content[0].text) as { code: number; message: string; data?: { message: string } }
+}
+
+/** The McpError a request was rejected with. */
+const rejection = async (promise: Promise<unknown>): Promise<McpError> => {
+  try {
+    await promise
+  } catch (error) {
+    assert.ok(error instanceof McpError, `expected an McpError, got ${String(error)}`)
+    return error
+  }
+  assert.fail('the request succeeded')
+}
+
+const toolText = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as Array<{ type: string; text: string }>).map((item) => item.text)
+
+test('tools-listed: tools/list names both tools with their description; titles are not sent', async () => {
+  const { tools } = await alice.listTools()
+  assert.deepEqual(
+    tools.map((tool) => tool.name),
+    ['countOpenTodos', 'listOpenTodos'],
+  )
+  const listOpen = tools.find((tool) => tool.name === 'listOpenTodos')!
+  assert.equal(listOpen.description, "List the caller's to-dos that are not done yet, with their ids and due dates")
+  // Both functions set a title in code; mcp.gen.json (CLI 0.12.113) has no title field, so none reaches the client.
+  assert.equal(listOpen.title, undefined)
+  assert.equal(tools.find((tool) => tool.name === 'countOpenTodos')!.title, undefined)
+  // A tool without input is listed with the bare object schema.
+  assert.deepEqual(listOpen.inputSchema, { type: 'object' })
+})
+
+test('mcp-true-json-text: a function with mcp: true answers one text item holding its JSON output', async () => {
+  const result = await alice.callTool({ name: 'countOpenTodos', arguments: {} })
+  assert.equal(result.isError, false)
+  assert.deepEqual(result.content, [{ type: 'text', text: '{"open":2,"overdue":1}' }])
+})
+
+test('tool-func-content: a pikkuMCPToolFunc answers the content it returns, via rpc.invoke with the caller session', async () => {
+  const result = await alice.callTool({ name: 'listOpenTodos', arguments: {} })
+  assert.equal(result.isError, false)
+  const [text] = toolText(result)
+  assert.match(text, /^- .+: Buy milk \(due 2020-01-01T00:00:00\.000Z\)\n- .+: Water plants$/)
+  assert.doesNotMatch(text, /Bob only|Old chore/)
+})
+
+test('bearer-per-request: each HTTP request brings its own token; the global authBearer sets the session', async () => {
+  const bob = await mcp.connect(await mcp.tokenFor('bob'))
+  const result = await bob.callTool({ name: 'countOpenTodos', arguments: {} })
+  assert.deepEqual(result.content, [{ type: 'text', text: '{"open":1,"overdue":0}' }])
+})
+
+test('tool-no-session-32603: without a token, a session tool answers isError with -32603 "Internal error"', async () => {
+  const error = errorOf(await anonymous.callTool({ name: 'countOpenTodos', arguments: {} }))
+  assert.equal(error.code, -32603)
+  assert.equal(error.message, 'Internal error')
+  // Outside production the original message rides along as data.
+  assert.equal(error.data?.message, 'Authentication required')
+})
+
+test('tool-wrapper-no-session: listOpenTodos without a token fails the same way, from listTodos behind rpc.invoke', async () => {
+  const error = errorOf(await anonymous.callTool({ name: 'listOpenTodos', arguments: {} }))
+  assert.equal(error.code, -32603)
+  assert.equal(error.data?.message, 'Authentication required')
+})
+
+test('tool-unknown-32601: an unknown tool name answers isError with NotFoundError code -32601', async () => {
+  const error = errorOf(await alice.callTool({ name: 'deleteEverything', arguments: {} }))
+  assert.equal(error.code, -32601)
+  assert.equal(error.message, 'The server cannot find the requested resource.')
+})
+
+test('tool-bad-token-32603: a token the jwt service cannot decode makes the call fail with -32603', async () => {
+  const client = await mcp.connect('not-a-jwt')
+  const error = errorOf(await client.callTool({ name: 'countOpenTodos', arguments: {} }))
+  assert.equal(error.code, -32603)
+})
+
+test('resource-template-listed: a templated resource is listed under resources/templates/list, not resources/list', async () => {
+  const { resources } = await alice.listResources()
+  assert.deepEqual(resources, [])
+  const { resourceTemplates } = await alice.listResourceTemplates()
+  assert.equal(resourceTemplates.length, 1)
+  const [template] = resourceTemplates
+  assert.equal(template.uriTemplate, 'todos://items/{todoId}')
+  assert.equal(template.description, 'Title, status and due date of one of your to-dos')
+  // The wiring's title and mimeType are not in mcp.gen.json: the title listed is the URI template, no mimeType.
+  assert.equal(template.title, 'todos://items/{todoId}')
+  assert.equal(template.mimeType, undefined)
+})
+
+test('resource-read: reading a concrete URI fills the template parameter and answers { uri, text } contents', async () => {
+  const { contents } = await alice.readResource({ uri: `todos://items/${aliceTodoId}` })
+  assert.deepEqual(contents, [
+    { uri: `todos://items/${aliceTodoId}`, text: 'Title: Buy milk\nDone: no\nDue: 2020-01-01T00:00:00.000Z' },
+  ])
+})
+
+test('resource-permission-32603: reading another user to-do is a JSON-RPC error -32603, "Permission denied" in data', async () => {
+  const error = await rejection(alice.readResource({ uri: `todos://items/${bobTodoId}` }))
+  assert.equal(error.code, -32603)
+  assert.equal((error.data as { message: string }).message, 'Permission denied')
+})
+
+test('resource-no-session-32603: a resource read without a token is a JSON-RPC error -32603', async () => {
+  const error = await rejection(anonymous.readResource({ uri: `todos://items/${aliceTodoId}` }))
+  assert.equal(error.code, -32603)
+  assert.equal((error.data as { message: string }).message, 'Authentication required')
+})
+
+test('resource-unknown-32601: a URI no resource or template matches is a JSON-RPC error -32601', async () => {
+  const error = await rejection(alice.readResource({ uri: 'projects://everything' }))
+  assert.equal(error.code, -32601)
+  // A template parameter cannot hold a '/': todos://items/a/b matches nothing either.
+  assert.equal((await rejection(alice.readResource({ uri: 'todos://items/a/b' }))).code, -32601)
+})
+
+test('prompt-listed: prompts/list shows planDay with focus as an optional argument described "focus parameter"', async () => {
+  const { prompts } = await alice.listPrompts()
+  assert.deepEqual(prompts, [
+    {
+      name: 'planDay',
+      description: 'Draft a plan for the day from your open to-dos',
+      arguments: [{ name: 'focus', description: 'focus parameter', required: false }],
+    },
+  ])
+})
+
+test('prompt-get: prompts/get answers the messages the function returns, from the caller list', async () => {
+  const { messages } = await alice.getPrompt({ name: 'planDay', arguments: { focus: 'quick-wins' } })
+  assert.deepEqual(messages, [
+    {
+      role: 'user',
+      content: {
+        type: 'text',
+        text: [
+          'Help me plan my day. These are my open to-dos:',
+          '- Buy milk (due 2020-01-01T00:00:00.000Z)',
+          '- Water plants',
+          'Start with what I can finish fast.',
+        ].join('\n'),
+      },
+    },
+  ])
+})
+
+test('prompt-invalid-32603: an argument outside its schema is a JSON-RPC error -32603 "Internal error", with no data', async () => {
+  const error = await rejection(alice.getPrompt({ name: 'planDay', arguments: { focus: 'someday' } }))
+  assert.equal(error.code, -32603)
+  assert.equal(error.message, 'MCP error -32603: Internal error')
+  assert.equal(error.data, undefined)
+})
+
+test('prompt-unknown-32603: an unknown prompt name is -32603 "Prompt not found", not -32601', async () => {
+  const error = await rejection(alice.getPrompt({ name: 'planWeek' }))
+  assert.equal(error.code, -32603)
+  assert.equal(error.message, 'MCP error -32603: Prompt not found: planWeek')
+})
+
+test('prompt-no-session-32603: planDay without a token is -32603 "Internal error"', async () => {
+  const error = await rejection(anonymous.getPrompt({ name: 'planDay' }))
+  assert.equal(error.code, -32603)
+})
+
+// wire.mcp is the object PikkuMCPServer builds with its private createMCPService; no function of the app calls the
+// enable* methods, so the test takes the same object the server hands to functions.
+const wireMCP = () =>
+  (mcp.server as any).createMCPService({
+    sendToolListChanged: async () => {},
+    sendPromptListChanged: async () => {},
+    sendResourceListChanged: async () => {},
+  }) as {
+    enableTools: (m: Record<string, boolean>) => Promise<boolean>
+    enablePrompts: (m: Record<string, boolean>) => Promise<boolean>
+    enableResources: (m: Record<string, boolean>) => Promise<boolean>
+  }
+
+test('enable-prompts-toggles-tools: enablePrompts switches tools, and leaves prompts listed (0.12.10 defect)', async () => {
+  const wire = wireMCP()
+  try {
+    assert.equal(await wire.enablePrompts({ planDay: false }), false)
+    assert.deepEqual(
+      (await alice.listPrompts()).prompts.map((prompt) => prompt.name),
+      ['planDay'],
+    )
+    assert.equal(await wire.enablePrompts({ countOpenTodos: false }), true)
+    assert.deepEqual(
+      (await alice.listTools()).tools.map((tool) => tool.name),
+      ['listOpenTodos'],
+    )
+  } finally {
+    await wire.enableTools({ countOpenTodos: true })
+  }
+})
+
+test('disabled-tool-callable: a tool switched off with enableTools leaves tools/list but still answers tools/call', async () => {
+  const wire = wireMCP()
+  try {
+    assert.equal(await wire.enableTools({ countOpenTodos: false }), true)
+    assert.deepEqual(
+      (await alice.listTools()).tools.map((tool) => tool.name),
+      ['listOpenTodos'],
+    )
+    const result = await alice.callTool({ name: 'countOpenTodos', arguments: {} })
+    assert.equal(result.isError, false)
+  } finally {
+    await wire.enableTools({ countOpenTodos: true })
+  }
+})
+
+test('enable-resources-listing-unchanged: enableResources reports a change but the resource stays listed', async () => {
+  const wire = wireMCP()
+  try {
+    assert.equal(await wire.enableResources({ 'todos://items/{todoId}': false }), true)
+    const { resourceTemplates } = await alice.listResourceTemplates()
+    assert.deepEqual(
+      resourceTemplates.map((template) => template.uriTemplate),
+      ['todos://items/{todoId}'],
+    )
+  } finally {
+    await wire.enableResources({ 'todos://items/{todoId}': true })
+  }
+})
+
+test('http-stateless: connectHTTP answers 404 off its path and issues no MCP session id', async () => {
+  const offPath = await fetch(mcp.url.replace(/\/mcp$/, '/other'), { method: 'POST' })
+  assert.equal(offPath.status, 404)
+  const initialize = await fetch(mcp.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  })
+  assert.equal(initialize.status, 200)
+  assert.equal(initialize.headers.get('mcp-session-id'), null)
+  await initialize.body?.cancel()
+})
