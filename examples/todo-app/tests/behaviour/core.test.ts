@@ -1,0 +1,161 @@
+// Functions and the function runner (docs/core-features/functions.mdx, testing.mdx): the to-do app on
+// @pikku/express with its own jwt service, plus direct calls into core's runPikkuFunc and of `.func`.
+import { after, afterEach, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { runPikkuFunc } from '@pikku/core/function'
+import { ForbiddenError, NotFoundError, PikkuError } from '@pikku/core/errors'
+import { getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
+import { clearPikkuRuntimeState } from '@pikku/core/testing'
+import type { TodoStore } from '../../src/todo-store.js'
+import { deleteTodo, getTodo } from '../../src/functions/todos.functions.js'
+import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
+import { recordingLogger, registerProbe } from './harness/core-probes.js'
+
+let app: SignedInApp
+let alice: Record<string, string>
+let bob: Record<string, string>
+const aliceSession = { userId: 'alice', role: 'member' as const }
+const bobSession = { userId: 'bob', role: 'member' as const }
+
+before(async () => {
+  app = await startSignedInApp()
+  alice = await app.as(aliceSession)
+  bob = await app.as(bobSession)
+})
+after(() => app.stop())
+afterEach(() => getStubTracker().reset())
+
+const createAs = async (headers: Record<string, string>, title: string) => {
+  const response = await fetch(`${app.url}/todos`, { method: 'POST', headers, body: JSON.stringify({ title }) })
+  assert.equal(response.status, 200)
+  return (await response.json()) as { todoId: string; ownerId: string; done: boolean }
+}
+
+/** runPikkuFunc with the app's singletons, and a logger that records. */
+const run = async (funcName: string, data: unknown, wire: Record<string, unknown> = {}, extra: object = {}) => {
+  const { logger, lines } = recordingLogger()
+  const result = runPikkuFunc('rpc', funcName, funcName, {
+    singletonServices: { ...app.services, logger } as never,
+    data: () => data,
+    wire: wire as never,
+    ...extra,
+  })
+  return { result, lines }
+}
+
+test('no-session-403: a pikkuFunc called with no session answers 403 "Authentication required"', async () => {
+  const response = await fetch(`${app.url}/todos`)
+  assert.equal(response.status, 403)
+  const body = await response.json()
+  assert.equal(body.name, 'ForbiddenError')
+  assert.equal(body.message, 'Authentication required')
+})
+
+test('invalid-input-422: input that fails the function schema answers 422 UnprocessableContentError', async () => {
+  const response = await fetch(`${app.url}/todos`, { method: 'POST', headers: alice, body: JSON.stringify({ title: 5 }) })
+  assert.equal(response.status, 422)
+  assert.equal((await response.json()).name, 'UnprocessableContentError')
+})
+
+test('session-checked-before-validation: no session and invalid input answers 403, not 422', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 5 }),
+  })
+  assert.equal(response.status, 403)
+})
+
+test('validation-before-permissions: a stranger sending invalid input gets 422, a valid one 403', async () => {
+  const todo = await createAs(alice, 'Alice only')
+  const invalid = await fetch(`${app.url}/todos/${todo.todoId}`, {
+    method: 'PATCH',
+    headers: bob,
+    body: JSON.stringify({ done: 'yes' }),
+  })
+  assert.equal(invalid.status, 422)
+  const valid = await fetch(`${app.url}/todos/${todo.todoId}`, { method: 'PATCH', headers: bob, body: JSON.stringify({ done: true }) })
+  assert.equal(valid.status, 403)
+  assert.equal((await valid.json()).message, 'Permission denied')
+})
+
+test('readonly-session-403: a readonly session calling a function not marked readonly answers 403', async () => {
+  const readonly = await app.as({ ...aliceSession, readonly: true } as never)
+  const response = await fetch(`${app.url}/todos`, { method: 'POST', headers: readonly, body: JSON.stringify({ title: 'x' }) })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).name, 'ReadonlySessionError')
+})
+
+test('no-input-not-validated: a function with no input schema gets whatever data it is sent', async () => {
+  registerProbe('coreEcho', { func: async (_services: unknown, data: unknown) => data }, { sessionless: true })
+  const { result } = await run('coreEcho', { anything: ['goes', 1] })
+  assert.deepEqual(await result, { anything: ['goes', 1] })
+})
+
+test('function-not-found: the runner asked for an unregistered name throws "Function not found: <name>"', async () => {
+  const { result } = await run('noSuchFunction', {})
+  await assert.rejects(result, { message: 'Function not found: noSuchFunction' })
+})
+
+test('auth-false-on-pikkufunc-warns: auth false on a session function logs a warning and still needs a session', async () => {
+  registerProbe('coreNeedsSession', { auth: false, func: async () => 'ran' })
+  const { result, lines } = await run('coreNeedsSession', {})
+  await assert.rejects(result, ForbiddenError)
+  assert.ok(lines.some((l) => l.level === 'warn' && l.text.includes('use pikkuSessionlessFunc instead')))
+})
+
+test('secrets-denied-in-function: a function reading services.secrets throws SecretAccessDeniedError, a plain Error', async () => {
+  registerProbe('coreReadsSecrets', { func: async (services: any) => services.secrets.getSecret('JWT_SECRET') }, { sessionless: true })
+  const { result } = await run('coreReadsSecrets', {})
+  await assert.rejects(result, (error: unknown) => {
+    assert.ok(error instanceof SecretAccessDeniedError)
+    // A plain Error, not a PikkuError with a status of its own: the HTTP error handler answers such errors 500.
+    assert.ok(!(error instanceof PikkuError))
+    return true
+  })
+})
+
+test('direct-func-skips-runner: calling .func directly runs with no session and no permission check', async () => {
+  const todo = await createAs(alice, 'Direct call')
+  // No session at all, and Bob would fail isTodoOwner through the runner: the handler still returns the item.
+  const fetched = await getTodo.func(app.services as never, { todoId: todo.todoId }, {} as never)
+  assert.equal(fetched?.ownerId, 'alice')
+})
+
+test('rpc-invoke-keeps-checks: completeTodo reaches updateTodo through rpc.invoke, so its owner check applies', async () => {
+  const todo = await createAs(alice, 'Only Alice completes')
+  const asBob = await run('completeTodo', { todoId: todo.todoId }, { session: bobSession })
+  await assert.rejects(asBob.result, { name: 'ForbiddenError', message: 'Permission denied' })
+  const asAlice = await run('completeTodo', { todoId: todo.todoId }, { session: aliceSession })
+  assert.equal(((await asAlice.result) as { done: boolean }).done, true)
+})
+
+// The testing page's recipe, run as written.
+test('stub-tracker-recipe: a stubbed todoStore records the remove call deleteTodo makes', async () => {
+  const todoStore = stub<TodoStore>('todoStore', { remove: async () => true })
+  await deleteTodo.func({ todoStore } as never, { todoId: 't_9' }, {} as never)
+  getStubTracker().assertCall('todoStore', 'remove', (args) => args[0] === 't_9', 'todoStore.remove("t_9")')
+})
+
+test('stub-default-undefined: a stub method with no implementation resolves undefined, so deleteTodo throws NotFoundError', async () => {
+  const todoStore = stub<TodoStore>('todoStore')
+  await assert.rejects(deleteTodo.func({ todoStore } as never, { todoId: 't_9' }, {} as never), NotFoundError)
+  assert.equal(getStubTracker().getCalls('todoStore').length, 1)
+})
+
+test('clear-state-needs-test-env: clearPikkuRuntimeState outside NODE_ENV=test logs an error and does nothing', async () => {
+  const previous = process.env.NODE_ENV
+  const errors: unknown[] = []
+  const original = console.error
+  console.error = (...args: unknown[]) => void errors.push(args.join(' '))
+  try {
+    process.env.NODE_ENV = 'production'
+    clearPikkuRuntimeState()
+  } finally {
+    console.error = original
+    process.env.NODE_ENV = previous
+  }
+  assert.match(String(errors[0]), /must only be called in test environments/)
+  // The running app still answers: nothing was cleared.
+  assert.equal((await fetch(`${app.url}/health`)).status, 200)
+})

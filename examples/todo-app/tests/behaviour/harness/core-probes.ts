@@ -1,0 +1,46 @@
+// Probe functions registered straight into core's function registry, the way the generated
+// pikku-functions.gen.ts and pikku-functions-meta.gen.ts register the app's own, so a test can hand the real
+// function runner (runPikkuFunc) a handler that reports what it was given.
+import { addFunction } from '@pikku/core/function'
+import { pikkuState } from '@pikku/core/state'
+import type { CorePikkuFunctionConfig } from '@pikku/core/function'
+
+export const registerProbe = (
+  name: string,
+  config: CorePikkuFunctionConfig<any, any>,
+  meta: { sessionless?: boolean; inputSchemaName?: string | null; readonly?: boolean } = {},
+) => {
+  addFunction(name, config)
+  const allMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  allMeta[name] = {
+    pikkuFuncId: name,
+    functionType: 'user',
+    name,
+    sessionless: meta.sessionless ?? false,
+    readonly: meta.readonly,
+    inputSchemaName: meta.inputSchemaName ?? null,
+    outputSchemaName: null,
+    inputs: [],
+    outputs: [],
+  }
+}
+
+/** A logger that records what it is given, for checking warnings and errors. */
+export const recordingLogger = () => {
+  const lines: { level: string; text: string }[] = []
+  const record = (level: string) => (...args: unknown[]) => {
+    lines.push({ level, text: args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ') })
+  }
+  return {
+    lines,
+    logger: {
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+      debug: record('debug'),
+      trace: record('trace'),
+      fatal: record('fatal'),
+      setLevel: () => {},
+    },
+  }
+}
