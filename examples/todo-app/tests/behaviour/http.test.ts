@@ -1,13 +1,35 @@
-// HTTP behaviour of the to-do app on @pikku/express: status codes, bodies, validation.
+// HTTP behaviour of the to-do app on @pikku/express: status codes, bodies, validation, CORS and the generated
+// fetch client. Sessions come from the app's own jwt service (src/jwt-service.ts) through authBearer (src/auth.ts).
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import type { JWTService } from '@pikku/core/services'
+import { PikkuFetchError } from '@pikku/fetch'
 import { startExpressApp, type RunningApp } from './harness/app.js'
+import { bearer, createTestJWT } from './harness/http.js'
+import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 
 let app: RunningApp
+let jwt: JWTService
+let alice: Record<string, string>
+let bob: Record<string, string>
 before(async () => {
-  app = await startExpressApp()
+  jwt = await createTestJWT()
+  app = await startExpressApp({ jwt })
+  alice = await bearer(jwt, 'alice')
+  bob = await bearer(jwt, 'bob')
 })
 after(() => app.stop())
+
+const json = { 'content-type': 'application/json' }
+const createTodo = async (headers: Record<string, string>, title: string) => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...headers, ...json },
+    body: JSON.stringify({ title }),
+  })
+  assert.equal(response.status, 200)
+  return (await response.json()) as { todoId: string; ownerId: string; title: string; done: boolean }
+}
 
 test('health-sessionless: GET /health answers 200 without any credential', async () => {
   const response = await fetch(`${app.url}/health`)
@@ -20,8 +42,270 @@ test('unknown-route-404: a path no wiring matches answers 404', async () => {
   assert.equal(response.status, 404)
 })
 
+test('unknown-route-body: the 404 for an unknown path is a NotFoundError body with the registered message', async () => {
+  const response = await fetch(`${app.url}/no-such-route`)
+  const body = await response.json()
+  assert.equal(body.name, 'NotFoundError')
+  assert.equal(body.message, 'The server cannot find the requested resource.')
+  assert.equal(typeof body.errorId, 'string')
+  assert.deepEqual(Object.keys(body).sort(), ['errorId', 'message', 'name'])
+})
+
 test('session-required-403: a session function called without a credential answers 403', async () => {
   const response = await fetch(`${app.url}/todos`)
   // The function runner throws ForbiddenError('Authentication required'), which maps to 403, not 401.
   assert.equal(response.status, 403)
+})
+
+test('session-required-body: the 403 for a missing session is ForbiddenError "Authentication required"', async () => {
+  const response = await fetch(`${app.url}/todos`, { method: 'POST', headers: json, body: JSON.stringify({ title: 'x' }) })
+  assert.equal(response.status, 403)
+  const body = await response.json()
+  assert.equal(body.name, 'ForbiddenError')
+  assert.equal(body.message, 'Authentication required')
+})
+
+test('method-mismatch-404: a wired path called with an unwired method answers 404, not 405', async () => {
+  const todo = await createTodo(alice, 'Method check')
+  const put = await fetch(`${app.url}/todos/${todo.todoId}`, { method: 'PUT', headers: { ...alice, ...json }, body: '{}' })
+  assert.equal(put.status, 404)
+  assert.equal((await put.json()).name, 'NotFoundError')
+  const postHealth = await fetch(`${app.url}/health`, { method: 'POST' })
+  assert.equal(postHealth.status, 404)
+})
+
+test('bearer-session-200: with a bearer token from the jwt service, GET /todos answers 200 with the caller\'s list', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: await bearer(jwt, 'carol') })
+  assert.equal(response.status, 200)
+  assert.deepEqual(await response.json(), { todos: [] })
+})
+
+test('malformed-authorization-401: an Authorization header that is not "Bearer <token>" answers 401 InvalidSessionError', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { authorization: 'Basic abc' } })
+  assert.equal(response.status, 401)
+  const body = await response.json()
+  assert.equal(body.name, 'InvalidSessionError')
+  assert.equal(body.message, 'The session provided is not valid.')
+})
+
+test('undecodable-bearer-500: a bearer token the jwt service cannot decode answers 500, as an unregistered error', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { authorization: 'Bearer not-a-jwt' } })
+  assert.equal(response.status, 500)
+  const body = await response.json()
+  assert.equal(body.name, undefined)
+  assert.equal(typeof body.errorId, 'string')
+})
+
+test('create-200: POST /todos answers 200 (not 201) with the created to-do', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 'Water the plants' }),
+  })
+  assert.equal(response.status, 200)
+  const todo = await response.json()
+  assert.equal(todo.title, 'Water the plants')
+  assert.equal(todo.ownerId, 'alice')
+  assert.equal(todo.done, false)
+})
+
+test('not-found-body: a NotFoundError thrown by getTodo answers 404 with name, message and errorId, and no payload key', async () => {
+  const response = await fetch(`${app.url}/todos/t_42`, { headers: alice })
+  assert.equal(response.status, 404)
+  const body = await response.json()
+  assert.equal(body.name, 'NotFoundError')
+  assert.equal(body.message, 'No to-do with id t_42')
+  assert.equal(typeof body.errorId, 'string')
+  assert.equal('payload' in body, false)
+})
+
+test('request-id-is-error-id: the x-request-id header sent by the client comes back as the errorId', async () => {
+  const response = await fetch(`${app.url}/todos/t_42`, { headers: { ...alice, 'x-request-id': 'req-123' } })
+  assert.equal((await response.json()).errorId, 'req-123')
+})
+
+test('permission-denied-403: another user\'s to-do answers 403 ForbiddenError "Permission denied"', async () => {
+  const todo = await createTodo(alice, 'Private')
+  const response = await fetch(`${app.url}/todos/${todo.todoId}`, { headers: bob })
+  assert.equal(response.status, 403)
+  const body = await response.json()
+  assert.equal(body.name, 'ForbiddenError')
+  assert.equal(body.message, 'Permission denied')
+})
+
+test('delete-204: a function that returns nothing answers 204 with an empty body; deleting again answers 404', async () => {
+  const todo = await createTodo(alice, 'Short-lived')
+  const response = await fetch(`${app.url}/todos/${todo.todoId}`, { method: 'DELETE', headers: alice })
+  assert.equal(response.status, 204)
+  assert.equal(await response.text(), '')
+  const again = await fetch(`${app.url}/todos/${todo.todoId}`, { method: 'DELETE', headers: alice })
+  assert.equal(again.status, 404)
+})
+
+test('conflicting-keys-422: the same key in the path and the body with different values answers 422', async () => {
+  const todo = await createTodo(alice, 'Conflict')
+  const response = await fetch(`${app.url}/todos/${todo.todoId}`, {
+    method: 'PATCH',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ todoId: 'another-id', done: true }),
+  })
+  assert.equal(response.status, 422)
+  const body = await response.json()
+  assert.equal(body.name, 'UnprocessableContentError')
+  assert.match(body.message, /^Conflicting values for key "todoId"/)
+})
+
+test('invalid-body-422: a body that does not match the input type answers 422 UnprocessableContentError naming the field', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 42 }),
+  })
+  assert.equal(response.status, 422)
+  const body = await response.json()
+  assert.equal(body.name, 'UnprocessableContentError')
+  assert.match(body.message, /Property "title" does not match schema/)
+})
+
+test('unknown-key-422: a key the input type does not declare answers 422 (additionalProperties is false)', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 'x', colour: 'red' }),
+  })
+  assert.equal(response.status, 422)
+  assert.match((await response.json()).message, /Property "colour" does not match additional properties schema/)
+})
+
+test('query-boolean-422: ?done=false against done?: boolean answers 422; query values are not coerced to booleans', async () => {
+  for (const value of ['false', 'true']) {
+    const response = await fetch(`${app.url}/todos?done=${value}`, { headers: alice })
+    assert.equal(response.status, 422)
+    const body = await response.json()
+    assert.equal(body.name, 'UnprocessableContentError')
+    assert.match(body.message, /Instance type "string" is invalid\. Expected "boolean"/)
+  }
+})
+
+test('path-case: a path with a parameter matches whatever the case; a path without one must match exactly', async () => {
+  const todo = await createTodo(alice, 'Case')
+  const upper = await fetch(`${app.url}/TODOS/${todo.todoId}`, { headers: alice })
+  assert.equal(upper.status, 200)
+  assert.equal((await upper.json()).todoId, todo.todoId)
+  const health = await fetch(`${app.url}/HEALTH`)
+  assert.equal(health.status, 404)
+})
+
+test('unregistered-error-500: an error with no mapping answers 500; message and stack only outside production', async () => {
+  // backupTodos writes under BACKUP_DIR; a folder below /dev/null cannot be made, so mkdir throws a plain Error.
+  const before = { dir: process.env.BACKUP_DIR, env: process.env.NODE_ENV }
+  process.env.BACKUP_DIR = '/dev/null/backups'
+  try {
+    process.env.NODE_ENV = 'test'
+    const dev = await fetch(`${app.url}/todos/backup`, { method: 'POST', headers: alice })
+    assert.equal(dev.status, 500)
+    const devBody = await dev.json()
+    assert.deepEqual(Object.keys(devBody).sort(), ['errorId', 'message', 'stack'])
+    assert.match(devBody.message, /ENOTDIR/)
+    process.env.NODE_ENV = 'production'
+    const prod = await fetch(`${app.url}/todos/backup`, { method: 'POST', headers: alice })
+    assert.equal(prod.status, 500)
+    assert.deepEqual(Object.keys(await prod.json()), ['errorId'])
+  } finally {
+    if (before.dir === undefined) delete process.env.BACKUP_DIR
+    else process.env.BACKUP_DIR = before.dir
+    process.env.NODE_ENV = before.env
+  }
+})
+
+test('express-health-check: PikkuExpressServer answers GET /health-check itself with 200 {"status":"ok"}', async () => {
+  const response = await fetch(`${app.url}/health-check`)
+  assert.equal(response.status, 200)
+  assert.deepEqual(await response.json(), { status: 'ok' })
+})
+
+test('express-body-limit-413: PikkuExpressServer\'s JSON parser refuses a body over 1 MB with 413 before Pikku runs', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 'x'.repeat(1_100_000) }),
+  })
+  assert.equal(response.status, 413)
+  // Express's own error page, not a Pikku JSON error body.
+  assert.match(response.headers.get('content-type') ?? '', /text\/html/)
+})
+
+test('cors-listed-origin: a listed Origin is reflected, with credentials and Vary: Origin', async () => {
+  const response = await fetch(`${app.url}/health`, { headers: { origin: 'http://localhost:5173' } })
+  assert.equal(response.status, 200)
+  assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+  assert.equal(response.headers.get('access-control-allow-credentials'), 'true')
+  assert.equal(response.headers.get('vary'), 'Origin')
+  assert.equal(response.headers.get('access-control-allow-methods'), 'GET, POST, PUT, PATCH, DELETE, OPTIONS')
+  assert.equal(response.headers.get('access-control-allow-headers'), 'Content-Type, Authorization, x-api-key')
+})
+
+test('cors-unlisted-origin: an Origin not in the list gets no Access-Control-Allow-Origin and no Allow-Credentials', async () => {
+  const response = await fetch(`${app.url}/health`, { headers: { origin: 'https://elsewhere.example' } })
+  assert.equal(response.status, 200)
+  assert.equal(response.headers.get('access-control-allow-origin'), null)
+  assert.equal(response.headers.get('access-control-allow-credentials'), null)
+})
+
+test('cors-unknown-route-no-headers: the 404 for a path no wiring matches carries no CORS headers', async () => {
+  const response = await fetch(`${app.url}/no-such-route`, { headers: { origin: 'http://localhost:5173' } })
+  assert.equal(response.status, 404)
+  assert.equal(response.headers.get('access-control-allow-origin'), null)
+})
+
+test('cors-preflight-express-500: on @pikku/express 0.12.14 a preflight for a path with no OPTIONS route answers 500', async () => {
+  const todo = await createTodo(alice, 'Preflight')
+  const response = await fetch(`${app.url}/todos/${todo.todoId}`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' },
+  })
+  // cors() answers 204 and the runner then answers 204 again: the response holds two Content-Type headers,
+  // which Express refuses when it writes them ("Content-Type cannot be set to an Array").
+  assert.equal(response.status, 500)
+  assert.match(await response.text(), /Content-Type cannot be set to an Array/)
+})
+
+test('fetch-client-roundtrip: the generated PikkuFetch creates, updates and lists with a JWT set', async () => {
+  const client = new PikkuFetch({ serverUrl: app.url })
+  client.setAuthorizationJWT(await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'dora', role: 'member' }))
+  const created = await client.post('/todos', { title: 'From the client' })
+  const updated = await client.patch('/todos/:todoId', { todoId: created.todoId, done: true })
+  assert.equal(updated.done, true)
+  const { todos } = await client.get('/todos', {})
+  assert.deepEqual(todos.map((t) => t.todoId), [created.todoId])
+})
+
+test('fetch-client-errors: an error status throws PikkuFetchError with status, the server\'s name and message, and the body', async () => {
+  const client = new PikkuFetch({ serverUrl: app.url })
+  await assert.rejects(client.get('/todos', {}), (error: unknown) => {
+    assert.ok(error instanceof PikkuFetchError)
+    assert.equal(error.status, 403)
+    assert.equal(error.name, 'ForbiddenError')
+    assert.equal(error.message, 'Authentication required')
+    return true
+  })
+  client.setAuthorizationJWT(await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'dora', role: 'member' }))
+  await assert.rejects(client.get('/todos/:todoId', { todoId: 't_42' }), (error: unknown) => {
+    assert.ok(error instanceof PikkuFetchError)
+    assert.equal(error.status, 404)
+    assert.equal(error.name, 'NotFoundError')
+    assert.equal(typeof (error.body as { errorId?: unknown }).errorId, 'string')
+    return true
+  })
+})
+
+test('fetch-client-boolean-query-422: get(\'/todos\', { done: false }) sends ?done=false and is refused with 422', async () => {
+  const client = new PikkuFetch({ serverUrl: app.url })
+  client.setAuthorizationJWT(await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'dora', role: 'member' }))
+  await assert.rejects(client.get('/todos', { done: false }), (error: unknown) => {
+    assert.ok(error instanceof PikkuFetchError)
+    assert.equal(error.status, 422)
+    assert.equal(error.name, 'UnprocessableContentError')
+    return true
+  })
 })
