@@ -1,0 +1,77 @@
+// Helpers for the queue and scheduler files (queue-bullmq, queue-pgboss, scheduler): the app's singleton services built
+// the way src/runtimes/bullmq-worker.ts and pg-boss-worker.ts build them, a caller with a session for the app's
+// session functions, and promises that resolve on the app's own log lines and store calls.
+import '#pikku/pikku-bootstrap.gen.js'
+import type { ConnectionOptions, QueueOptions } from 'bullmq'
+import { BullQueueService } from '@pikku/queue-bullmq'
+import { rpcService } from '@pikku/core/rpc'
+import { createConfig } from '../../../src/config.js'
+import { createSingletonServices } from '../../../src/services.js'
+import type { UserSession } from '../../../src/application-types.js'
+import { quiet } from './app.js'
+
+export type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
+type Extra = Parameters<typeof createSingletonServices>[1]
+
+/** createSingletonServices(config, extra) as the worker entry files call it, with the logger quieted. */
+export const bootServices = async (extra?: Extra): Promise<Singletons> => {
+  const config = await createConfig()
+  const services = await createSingletonServices(config, extra)
+  quiet(services)
+  return services
+}
+
+/** wire.rpc for a caller signed in as `session`: invokes the app's functions by name, permissions included. */
+export const callerAs = (services: Singletons, session: UserSession) =>
+  rpcService.getContextRPCService(services as any, { session } as any, true)
+
+/**
+ * Resolves with the first message the app logs at info level that matches `pattern` (the logger is quieted, but
+ * its methods are still called). Used to see a worker or a scheduled task run, without sleeping.
+ */
+export const nextInfoLog = (services: Singletons, pattern: RegExp): Promise<string> =>
+  new Promise((resolve) => {
+    const logger = services.logger as any
+    const original = logger.info
+    logger.info = function (this: unknown, ...args: unknown[]) {
+      const message = args.map(String).join(' ')
+      if (pattern.test(message)) {
+        logger.info = original
+        resolve(message)
+      }
+      return original.apply(this, args)
+    }
+  })
+
+/** Polls `check` until it answers something truthy, or fails after `ms`. Only for states no event announces. */
+export const until = async <T>(check: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> => {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+/**
+ * The publishing side of @pikku/queue-bullmq 0.12.7 creates its BullMQ Queue objects without the connection options
+ * given to the factory (so they go to 127.0.0.1:6379), and the factory's close() does not close them. This subclass,
+ * the workaround docs/runtimes/bullmq.mdx shows, hands every queue the connection and closes what it opened.
+ */
+export class ConnectedBullQueueService extends BullQueueService {
+  constructor(private readonly connection: ConnectionOptions) {
+    super(connection)
+  }
+
+  protected override createQueue(queueName: string, config?: QueueOptions) {
+    return super.createQueue(queueName, { ...config, connection: this.connection })
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()))
+    await Promise.all([...this.queueEvents.values()].map((events) => events.close()))
+    this.queues.clear()
+    this.queueEvents.clear()
+  }
+}

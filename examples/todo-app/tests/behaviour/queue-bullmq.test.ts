@@ -1,0 +1,275 @@
+// The to-do app's queues on BullMQ (@pikku/queue-bullmq 0.12.7) and a real redis-server: the worker started as
+// src/runtimes/bullmq-worker.ts starts it, jobs published by the app's functions and the generated PikkuQueue client.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createServer, connect, type Server, type Socket } from 'node:net'
+import { Queue, QueueEvents } from 'bullmq'
+import { BullServiceFactory, BullQueueService } from '@pikku/queue-bullmq'
+import { stopSingletonServices } from '@pikku/core/utils'
+import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
+import { startRedis, type RunningService } from './harness/services.js'
+import { addFunction } from '@pikku/core/function'
+import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
+import { bootServices, callerAs, ConnectedBullQueueService, type Singletons } from './harness/queues.js'
+
+const HOUR = 60 * 60 * 1000
+let redis: RunningService
+let bull: BullServiceFactory
+let queueService: ConnectedBullQueueService
+let services: Singletons
+let registered: Record<string, Array<{ applied: Record<string, unknown>; warnings: string[] }>>
+let events: QueueEvents
+const opened: Array<{ close(): Promise<unknown> }> = []
+const owner = { userId: 'u-ada', role: 'member' as const }
+
+before(async () => {
+  redis = await startRedis()
+  const connection = { host: redis.host, port: redis.port }
+  bull = new BullServiceFactory(connection)
+  await bull.init()
+  queueService = new ConnectedBullQueueService(connection)
+  services = await bootServices({ queueService, schedulerService: bull.getSchedulerService() })
+  // No wiring and no rpc.invoke in the app names queueReminder, so the generated bootstrap does not register it for
+  // RPC calls; register it as the generated pikku-functions.gen.ts registers the others, to call it as its owner.
+  addFunction('queueReminder', queueReminder)
+  registered = (await bull.getQueueWorkers().registerQueues()) as typeof registered
+  events = new QueueEvents('todo-reminders', { connection })
+  await events.waitUntilReady()
+  opened.push(events)
+})
+
+after(async () => {
+  await Promise.all(opened.map((o) => o.close()))
+  await bull.close()
+  await queueService.close()
+  await stopSingletonServices()
+  await redis.stop()
+})
+
+const dueIn = async (ms: number, title = 'Water the plants') =>
+  services.todoStore.create({ ownerId: owner.userId, title, done: false, dueAt: new Date(Date.now() + ms).toISOString() })
+
+test('queue-reminder-runs: a job queueReminder publishes is run by the worker, and waitForCompletion resolves with sendReminder\'s return value', async () => {
+  const todo = await dueIn(30 * 60 * 1000)
+  const { jobId } = await callerAs(services, owner).invoke('queueReminder', { todoId: todo.todoId })
+  assert.equal(jobId, `reminder-${todo.todoId}`)
+  const job = await new PikkuQueue(queueService).getJob('todo-reminders', jobId!)
+  assert.deepEqual(job?.data, { todoId: todo.todoId })
+  assert.deepEqual(await job!.waitForCompletion!(10_000), { reminded: true })
+})
+
+test('finished-todo-not-reminded: a job for a to-do finished in the meantime completes with { reminded: false }', async () => {
+  const todo = await dueIn(30 * 60 * 1000)
+  await services.todoStore.update(todo.todoId, { done: true })
+  const jobId = await new PikkuQueue(queueService).add('todo-reminders', { todoId: todo.todoId })
+  const job = await queueService.getJob('todo-reminders', jobId)
+  assert.deepEqual(await job!.waitForCompletion!(10_000), { reminded: false })
+  assert.equal(await job!.status(), 'completed')
+})
+
+test('job-options-reach-bullmq: queueReminder\'s delay, attempts, backoff and jobId arrive on the BullMQ job as given', async () => {
+  const todo = await dueIn(3 * HOUR)
+  const before = Date.now()
+  const { jobId } = await callerAs(services, owner).invoke('queueReminder', { todoId: todo.todoId })
+  const queue = new Queue('todo-reminders', { connection: { host: redis.host, port: redis.port } })
+  opened.push(queue)
+  const job = await queue.getJob(jobId!)
+  assert.ok(job)
+  assert.equal(job.opts.attempts, 3)
+  assert.deepEqual(job.opts.backoff, { type: 'exponential', delay: 1000 })
+  // Two hours from now, in milliseconds, as the function computed it.
+  assert.ok(Math.abs(job.opts.delay! - (2 * HOUR - (Date.now() - before))) < 5_000)
+  assert.equal(await job.getState(), 'delayed')
+})
+
+test('job-id-deduplicates: asking twice for the same reminder returns the same job id and queues one job', async () => {
+  const todo = await dueIn(3 * HOUR)
+  const caller = callerAs(services, owner)
+  const first = await caller.invoke('queueReminder', { todoId: todo.todoId })
+  const second = await caller.invoke('queueReminder', { todoId: todo.todoId })
+  assert.deepEqual(second, first)
+  const queue = new Queue('todo-reminders', { connection: { host: redis.host, port: redis.port } })
+  opened.push(queue)
+  const delayed = await queue.getDelayed()
+  assert.equal(delayed.filter((job) => job.id === first.jobId).length, 1)
+  assert.equal(delayed.filter((job) => (job.data as { todoId: string }).todoId === todo.todoId).length, 1)
+})
+
+test('failed-job-retried-to-attempts: a job whose function throws is tried `attempts` times, then ends failed with the error', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Store down')
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  let calls = 0
+  store.get = async (todoId) => {
+    if (todoId !== todo.todoId) return get(todoId)
+    calls++
+    throw new Error('todo store unreachable')
+  }
+  try {
+    const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId }, { attempts: 3, backoff: { type: 'fixed', delay: 50 } })
+    const failed = new Promise<string>((resolve) =>
+      events.on('failed', ({ jobId: id, failedReason }) => {
+        if (id === jobId) resolve(failedReason)
+      }),
+    )
+    // 'failed' fires once per failed attempt; wait for the job to end failed.
+    const job = await queueService.getJob('todo-reminders', jobId)
+    await assert.rejects(job!.waitForCompletion!(10_000), /todo store unreachable/)
+    assert.equal(await failed, 'todo store unreachable')
+    const settled = await queueService.getJob('todo-reminders', jobId)
+    assert.equal(await settled!.status(), 'failed')
+    assert.equal(settled!.metadata!().attemptsMade, 3)
+    assert.equal(calls, 3)
+  } finally {
+    store.get = get
+  }
+})
+
+test('no-attempts-one-try: a job published without attempts fails after a single try', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Store down once')
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  let calls = 0
+  store.get = async (todoId) => {
+    if (todoId !== todo.todoId) return get(todoId)
+    calls++
+    throw new Error('todo store unreachable')
+  }
+  try {
+    const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId })
+    const job = await queueService.getJob('todo-reminders', jobId)
+    await assert.rejects(job!.waitForCompletion!(10_000), /todo store unreachable/)
+    const settled = await queueService.getJob('todo-reminders', jobId)
+    assert.equal(settled!.metadata!().attemptsMade, 1)
+    assert.equal(calls, 1)
+  } finally {
+    store.get = get
+  }
+})
+
+test('invalid-job-data-fails: job data that does not match the worker\'s input schema fails the job before the function runs', async () => {
+  let ran = false
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  store.get = async (todoId) => {
+    ran = true
+    return get(todoId)
+  }
+  try {
+    // The typed client refuses this at compile time; a producer in another language or an old job can still send it.
+    const jobId = await queueService.add('todo-reminders', { todoId: 42 } as any, { attempts: 2, backoff: { type: 'fixed', delay: 10 } })
+    const job = await queueService.getJob('todo-reminders', jobId)
+    await assert.rejects(job!.waitForCompletion!(10_000))
+    const settled = await queueService.getJob('todo-reminders', jobId)
+    assert.equal(await settled!.status(), 'failed')
+    // The schema service's UnprocessableContentError message is the job's failure reason.
+    assert.match(settled!.metadata!().error!, /Instance type "number" is invalid\. Expected "string"/)
+    // A validation failure is an ordinary failure: it is retried like any other.
+    assert.equal(settled!.metadata!().attemptsMade, 2)
+    assert.equal(ran, false)
+  } finally {
+    store.get = get
+  }
+})
+
+test('cleanup-progress-and-result: the todo-cleanup job returns { removed } and its updateProgress is stored on the BullMQ job', async () => {
+  const ownerId = 'u-cleanup'
+  const a = await services.todoStore.create({ ownerId, title: 'done 1', done: true })
+  await services.todoStore.create({ ownerId, title: 'done 2', done: true })
+  await services.todoStore.create({ ownerId, title: 'open', done: false })
+  const jobId = await new PikkuQueue(queueService).add('todo-cleanup', { ownerId })
+  const job = await queueService.getJob('todo-cleanup', jobId)
+  assert.deepEqual(await job!.waitForCompletion!(10_000), { removed: 2 })
+  const settled = await queueService.getJob('todo-cleanup', jobId)
+  assert.deepEqual(settled!.metadata!().progress, { ownerId, removed: 2 })
+  assert.equal(await services.todoStore.get(a.todoId), undefined)
+  assert.equal((await services.todoStore.list(ownerId)).length, 1)
+  // A second run finds nothing left to remove: the job is safe to repeat.
+  const again = await queueService.getJob('todo-cleanup', await queueService.add('todo-cleanup', { ownerId }))
+  assert.deepEqual(await again!.waitForCompletion!(10_000), { removed: 0 })
+})
+
+test('worker-config-batchsize: registerQueues applies todo-cleanup\'s batchSize as the worker\'s concurrency, with no warnings', async () => {
+  assert.deepEqual(registered['todo-cleanup']![0]!.applied, { batchSize: 1 })
+  assert.deepEqual(registered['todo-cleanup']![0]!.warnings, [])
+  assert.deepEqual(registered['todo-reminders']![0]!.applied, {})
+  const worker = (bull.getQueueWorkers() as any).workers.get('todo-cleanup')
+  assert.equal(worker.opts.concurrency, 1)
+})
+
+test('supports-results: BullQueueService says it keeps results', () => {
+  assert.equal(bull.getQueueService().supportsResults, true)
+})
+
+test('getjob-unknown-queue-throws: getJob throws "Queue \'...\' not found." for a queue this process has not published to', async () => {
+  const fresh = new BullQueueService({ host: redis.host, port: redis.port })
+  await assert.rejects(fresh.getJob('todo-cleanup', '1'), { message: "Queue 'todo-cleanup' not found." })
+})
+
+test('publish-ignores-connection: the factory\'s own queue service publishes to 127.0.0.1:6379, not to the Redis the factory was given', async (t) => {
+  // A stand-in Redis on the default port, which forwards to the test's redis-server and records that it was used.
+  const sockets: Socket[] = []
+  let usedDefault!: () => void
+  const defaultPortUsed = new Promise<void>((resolve) => (usedDefault = resolve))
+  const proxy: Server = createServer((client) => {
+    usedDefault()
+    const upstream = connect(redis.port, redis.host)
+    sockets.push(client, upstream)
+    client.pipe(upstream).pipe(client)
+    client.on('error', () => upstream.destroy())
+    upstream.on('error', () => client.destroy())
+  })
+  const listening = await new Promise<boolean>((resolve) => {
+    proxy.once('error', () => resolve(false))
+    proxy.listen(6379, '127.0.0.1', () => resolve(true))
+  })
+  if (!listening) return t.skip('port 6379 is taken on this machine')
+  const factoryService = new BullServiceFactory({ host: redis.host, port: redis.port }).getQueueService()
+  try {
+    const todo = await dueIn(30 * 60 * 1000)
+    const jobId = await factoryService.add('todo-reminders', { todoId: todo.todoId })
+    await defaultPortUsed
+    const job = await queueService.getJob('todo-reminders', jobId)
+    assert.deepEqual(await job!.waitForCompletion!(10_000), { reminded: true })
+  } finally {
+    const inner = factoryService as any
+    await Promise.all([...inner.queues.values(), ...inner.queueEvents.values()].map((o: { close(): Promise<void> }) => o.close()))
+    sockets.forEach((s) => s.destroy())
+    await new Promise((resolve) => proxy.close(resolve))
+  }
+})
+
+test('scheduler-start-registers-crons: BullSchedulerService.start() registers every wireScheduler task as a BullMQ job scheduler', async () => {
+  const scheduler = bull.getSchedulerService()
+  await scheduler.start()
+  try {
+    const recurring = new Queue('pikku-recurring-scheduled-task', { connection: { host: redis.host, port: redis.port } })
+    opened.push(recurring)
+    const schedulers = await recurring.getJobSchedulers()
+    const byId = Object.fromEntries(schedulers.map((s) => [s.key, s.pattern]))
+    assert.equal(byId['recurring:daily-digest'], '0 9 * * *')
+    assert.equal(byId['recurring:workflow-recovery'], '*/5 * * * *')
+  } finally {
+    await scheduler.stop()
+  }
+})
+
+test('schedule-rpc-parked: scheduleRPC only enqueues on pikku-remote-internal-rpc, a queue no worker of the app consumes', async () => {
+  const todo = await dueIn(30 * 60 * 1000)
+  const scheduler = bull.getSchedulerService()
+  const taskId = await scheduler.scheduleRPC('1m', 'sendReminder', { todoId: todo.todoId })
+  const task = await scheduler.getTask(taskId)
+  assert.equal(task?.rpcName, 'sendReminder')
+  assert.deepEqual(task?.data, { todoId: todo.todoId })
+  assert.equal(task?.status, 'delayed')
+  // registerQueues() started workers for the wired queues only; nothing listens on the scheduler's queue.
+  const connection = { host: redis.host, port: redis.port }
+  const internal = new Queue('pikku-remote-internal-rpc', { connection })
+  const reminders = new Queue('todo-reminders', { connection })
+  opened.push(internal, reminders)
+  assert.ok(!Object.keys(registered).includes('pikku-remote-internal-rpc'))
+  assert.equal(await internal.getWorkersCount(), 0)
+  assert.ok((await reminders.getWorkersCount()) >= 1)
+  assert.equal(await scheduler.unschedule(taskId), true)
+  assert.equal(await scheduler.getTask(taskId), null)
+})
