@@ -1,0 +1,157 @@
+// Services (docs/core-features/services.mdx): how the generated factory wrappers merge, how the runtime uses a
+// registered wire services factory, what functions and permissions may not see, and stopSingletonServices.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { pikkuWireServices } from '#pikku/setup'
+import { requiredSingletonServices } from '#pikku/pikku-services.gen.js'
+import { runPikkuFunc } from '@pikku/core/function'
+import { getSingletonServices, pikkuState } from '@pikku/core/state'
+import { SecretAccessDeniedError } from '@pikku/core/services'
+import { createConfig } from '../../src/config.js'
+import { createSingletonServices } from '../../src/services.js'
+import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
+import { registerProbe } from './harness/core-probes.js'
+
+let app: SignedInApp
+let alice: Record<string, string>
+let stopped = false
+const stopCalls: string[] = []
+
+before(async () => {
+  app = await startSignedInApp()
+  alice = await app.as({ userId: 'alice', role: 'member' })
+  // A singleton with a stop() method, and one whose stop() fails, for stopSingletonServices.
+  Object.assign(app.services, {
+    probeStoppable: { stop: async () => void stopCalls.push('probeStoppable') },
+    probeFailingStop: { stop: async () => { stopCalls.push('probeFailingStop'); throw new Error('stop failed') } },
+  })
+})
+after(async () => {
+  if (!stopped) await app.stop()
+})
+
+/** Puts the app's own singletons back after a test built another set. */
+const restoreAppSingletons = () => pikkuState(null, 'package', 'singletonServices', app.services as never)
+
+/** Registers a wire services factory the way src/services.ts does, recording what it saw. */
+const recordWireServices = (closeFails = false) => {
+  const seen = { created: [] as (string | undefined)[], closed: 0 }
+  pikkuWireServices(async (_services, wire) => {
+    seen.created.push(wire.session?.userId)
+    return {
+      probeWireService: {
+        close: async () => {
+          seen.closed++
+          if (closeFails) throw new Error('close failed')
+        },
+      },
+    } as never
+  })
+  return seen
+}
+
+test('existing-services-factory-wins: pikkuServices keeps extra services but lets the factory override what it returns', async () => {
+  const standIn = { standIn: true }
+  const jwt = { fake: 'jwt' }
+  const services = await createSingletonServices(await createConfig(), { todoStore: standIn, jwt } as never)
+  assert.notEqual(services.todoStore, standIn)
+  assert.equal(services.jwt, jwt)
+  restoreAppSingletons()
+})
+
+test('factory-registers-singletons: each createSingletonServices call registers its result as the process singletons, last call wins', async () => {
+  assert.equal(getSingletonServices(), app.services)
+  const second = await createSingletonServices(await createConfig(), { jwt: app.services.jwt })
+  assert.equal(getSingletonServices(), second)
+  // The running server now hands requests the second set: its store is empty.
+  const response = await fetch(`${app.url}/todos`, { headers: alice })
+  assert.deepEqual(await response.json(), { todos: [] })
+  restoreAppSingletons()
+})
+
+test('always-required-services: config, logger, variables, schema and secrets are required; an unused core slot is not', () => {
+  for (const name of ['config', 'logger', 'variables', 'schema', 'secrets'] as const) {
+    assert.equal(requiredSingletonServices[name], true, name)
+  }
+  assert.equal(requiredSingletonServices.jwt, false)
+  assert.equal(requiredSingletonServices.content, false)
+})
+
+test('wire-factory-registers-itself: a pikkuWireServices factory runs on HTTP calls without being handed to the server', async () => {
+  const seen = recordWireServices()
+  const response = await fetch(`${app.url}/todos`, { headers: alice })
+  assert.equal(response.status, 200)
+  assert.deepEqual(seen.created, ['alice'])
+  assert.equal(seen.closed, 1)
+})
+
+test('wire-services-not-built-for-rejected-calls: a call refused by the session check never creates wire services', async () => {
+  const seen = recordWireServices()
+  const response = await fetch(`${app.url}/todos`)
+  assert.equal(response.status, 403)
+  assert.deepEqual(seen.created, [])
+  assert.equal(seen.closed, 0)
+})
+
+test('wire-services-closed-after-throw: close() runs when the function throws', async () => {
+  const seen = recordWireServices()
+  const response = await fetch(`${app.url}/todos/no-such-todo`, { headers: alice })
+  // getTodo's permission guard passes for a missing item and the function throws NotFoundError.
+  assert.equal(response.status, 404)
+  assert.equal(seen.created.length, 1)
+  assert.equal(seen.closed, 1)
+})
+
+test('wire-close-error-logged: a close() that throws is logged and the call still answers', async () => {
+  const seen = recordWireServices(true)
+  const logged: unknown[] = []
+  const original = app.services.logger.error
+  app.services.logger.error = ((error: unknown) => void logged.push(error)) as never
+  try {
+    const response = await fetch(`${app.url}/todos`, { headers: alice })
+    assert.equal(response.status, 200)
+  } finally {
+    app.services.logger.error = original
+  }
+  assert.equal(seen.closed, 1)
+  assert.equal((logged[0] as Error).message, 'close failed')
+})
+
+test('wire-services-merged: a function receives wire services and singletons in one object', async () => {
+  pikkuWireServices(async () => ({ probeWireService: { hello: 'wire' } }) as never)
+  registerProbe('servicesSeen', {
+    func: async ({ probeWireService, todoStore }: any) => ({ wire: probeWireService.hello, store: typeof todoStore.list }),
+  }, { sessionless: true })
+  const createWireServices = pikkuState(null, 'package', 'factories')?.createWireServices
+  const result = await runPikkuFunc('rpc', 'servicesSeen', 'servicesSeen', {
+    singletonServices: app.services as never,
+    createWireServices,
+    data: () => ({}),
+    wire: {} as never,
+  })
+  assert.deepEqual(result, { wire: 'wire', store: 'function' })
+  pikkuWireServices(async () => ({}))
+})
+
+test('secrets-denied-in-permission: a permission reading services.secrets throws SecretAccessDeniedError', async () => {
+  registerProbe('guardedBySecrets', {
+    permissions: { readsSecrets: async (services: any) => Boolean(await services.secrets.getSecret('JWT_SECRET')) },
+    func: async () => 'ran',
+  } as never, { sessionless: true })
+  await assert.rejects(
+    runPikkuFunc('rpc', 'guardedBySecrets', 'guardedBySecrets', {
+      singletonServices: app.services as never,
+      data: () => ({}),
+      wire: {} as never,
+    }),
+    SecretAccessDeniedError,
+  )
+})
+
+test('stop-singleton-services: stopping calls stop() on every singleton that has one; a failing stop() does not stop the rest', async () => {
+  stopped = true
+  await app.stop()
+  assert.deepEqual(stopCalls.sort(), ['probeFailingStop', 'probeStoppable'])
+  // The server is closed too.
+  await assert.rejects(fetch(`${app.url}/health`))
+})
