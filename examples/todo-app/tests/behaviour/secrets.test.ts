@@ -1,0 +1,219 @@
+// Secrets, variables and credentials (docs/core-features/secrets.mdx, variables.mdx, credentials.mdx and the
+// secret and variables service pages): core's local services, the generated typed wrappers of the app, and the
+// wire's getCredential as the real function runner provides it.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import {
+  LocalSecretService,
+  LocalVariablesService,
+  assertSecretAllowedForHost,
+  SecretHostNotAllowedError,
+} from '@pikku/core/services'
+import { runPikkuFunc } from '@pikku/core/function'
+import { pikkuState } from '@pikku/core/state'
+import { MissingCredentialError } from '@pikku/core/errors'
+import { TypedSecretService } from '#pikku/secrets'
+import { TypedVariablesService } from '#pikku/variables'
+import secretDefinitions from '#pikku/secrets/pikku-secrets-meta.gen.json' with { type: 'json' }
+import { addTodoToCalendar, listMyConnections } from '../../src/functions/calendar.functions.js'
+import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
+import { registerProbe } from './harness/core-probes.js'
+import { addFunction } from '@pikku/core/function'
+
+let app: SignedInApp
+before(async () => {
+  app = await startSignedInApp()
+})
+after(() => app.stop())
+
+/** A secret service reading the given environment, as the app's is built over process.env. */
+const secretsFrom = (env: Record<string, string>) => new LocalSecretService(new LocalVariablesService(env))
+
+const run = (funcName: string, data: unknown, wire: Record<string, unknown> = {}) =>
+  runPikkuFunc('rpc', funcName, funcName, {
+    singletonServices: app.services as never,
+    data: () => data,
+    wire: wire as never,
+  })
+
+// --- secrets ---
+
+test('local-secret-reads-env: LocalSecretService returns an environment value wrapped, parsed as JSON when it can be', async () => {
+  const secrets = secretsFrom({ REMINDER_EMAIL_API_KEY: 'key-123', GOOGLE_CALENDAR_APP: '{"clientId":"c","clientSecret":"s"}' })
+  assert.equal((await secrets.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'key-123')
+  assert.deepEqual((await secrets.getSecret('GOOGLE_CALENDAR_APP')).reveal(), { clientId: 'c', clientSecret: 's' })
+})
+
+test('local-secret-missing: a key set neither in the overrides nor the environment throws "Requested secret not found"', async () => {
+  await assert.rejects(secretsFrom({}).getSecret('REMINDER_EMAIL_API_KEY'), { message: 'Requested secret not found' })
+  // An empty value counts as missing too.
+  await assert.rejects(secretsFrom({ REMINDER_EMAIL_API_KEY: '' }).getSecret('REMINDER_EMAIL_API_KEY'), {
+    message: 'Requested secret not found',
+  })
+})
+
+test('local-secret-overrides: setSecret stores an override that wins over the environment; hasSecret and getSecrets skip missing keys', async () => {
+  const secrets = secretsFrom({ REMINDER_EMAIL_API_KEY: 'from-env' })
+  await secrets.setSecret('REMINDER_EMAIL_API_KEY', 'override')
+  assert.equal((await secrets.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'override')
+  assert.equal(await secrets.hasSecret('DIGEST_WEBHOOK_URL'), false)
+  const some = await secrets.getSecrets(['REMINDER_EMAIL_API_KEY', 'DIGEST_WEBHOOK_URL'])
+  assert.deepEqual(Object.keys(some), ['REMINDER_EMAIL_API_KEY'])
+})
+
+test('secret-value-redacted: a secret serializes as "[secret]" and refuses string coercion', async () => {
+  const secret = await secretsFrom({ JWT_SECRET: 'do-not-print' }).getSecret('JWT_SECRET')
+  assert.equal(JSON.stringify({ secret }), '{"secret":"[secret]"}')
+  assert.throws(() => `${secret}`, { name: 'SecretCoercionError' })
+})
+
+test('typed-optional-undefined: the typed getSecret resolves undefined for an unset optional secret and throws for a required one', async () => {
+  const typed = new TypedSecretService(secretsFrom({}))
+  assert.equal(await typed.getSecret('DIGEST_WEBHOOK_URL'), undefined)
+  await assert.rejects(typed.getSecret('REMINDER_EMAIL_API_KEY'), { message: 'Requested secret not found' })
+})
+
+test('typed-secret-not-validated: the typed service returns a value its schema would refuse', async () => {
+  // JwtSecretSchema asks for 32 characters or more.
+  const typed = new TypedSecretService(secretsFrom({ JWT_SECRET: 'short' }))
+  assert.equal((await typed.getSecret('JWT_SECRET')).reveal(), 'short')
+})
+
+test('typed-secret-cached: the typed service keeps the first value it read, and an absence, until set or deleted through it', async () => {
+  const env: Record<string, string> = { REMINDER_EMAIL_API_KEY: 'first' }
+  const typed = new TypedSecretService(secretsFrom(env))
+  assert.equal((await typed.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'first')
+  env.REMINDER_EMAIL_API_KEY = 'rotated'
+  assert.equal((await typed.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'first')
+  // An optional secret found missing stays missing for this object, even once it is set.
+  assert.equal(await typed.getSecret('DIGEST_WEBHOOK_URL'), undefined)
+  env.DIGEST_WEBHOOK_URL = 'https://chat.example.com/hook'
+  assert.equal(await typed.getSecret('DIGEST_WEBHOOK_URL'), undefined)
+  await typed.setSecret('REMINDER_EMAIL_API_KEY', 'set-through-typed')
+  assert.equal((await typed.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'set-through-typed')
+})
+
+test('typed-secret-missing-list: getMissing lists every declared secret without a value, optional ones included', async () => {
+  const typed = new TypedSecretService(secretsFrom({ JWT_SECRET: 'x'.repeat(32) }))
+  const missing = (await typed.getMissing()).map((s) => s.secretId)
+  assert.ok(missing.includes('REMINDER_EMAIL_API_KEY'))
+  assert.ok(missing.includes('DIGEST_WEBHOOK_URL'))
+  assert.ok(!missing.includes('JWT_SECRET'))
+})
+
+test('allowed-hosts: assertSecretAllowedForHost passes a declared host and throws SecretHostNotAllowedError for another', () => {
+  const defs = secretDefinitions as never
+  assertSecretAllowedForHost('REMINDER_EMAIL_API_KEY', 'https://api.mail.example.com/send', defs)
+  assert.throws(
+    () => assertSecretAllowedForHost('REMINDER_EMAIL_API_KEY', 'https://evil.example.net/', defs),
+    SecretHostNotAllowedError,
+  )
+  // JWT_SECRET declares no hosts: allowed, unless the project requires allowedHosts.
+  assertSecretAllowedForHost('JWT_SECRET', 'https://anywhere.example.org/', defs)
+  assert.throws(() => assertSecretAllowedForHost('JWT_SECRET', 'https://anywhere.example.org/', defs, true), SecretHostNotAllowedError)
+})
+
+test('allowed-hosts-wildcard: a leading *. matches subdomains only, not the bare domain', () => {
+  const defs = { k: { name: 'k', secretId: 'K', allowedHosts: ['*.example.com'] } } as never
+  assertSecretAllowedForHost('K', 'https://api.example.com/', defs)
+  assert.throws(() => assertSecretAllowedForHost('K', 'https://example.com/', defs), SecretHostNotAllowedError)
+})
+
+// --- variables ---
+
+test('variables-json-parsed: LocalVariablesService parses JSON values and returns other text as it is', () => {
+  const variables = new LocalVariablesService({ A: '48', B: 'two', C: '007', D: 'true' })
+  assert.equal(variables.get('A'), 48)
+  assert.equal(variables.get('B'), 'two')
+  assert.equal(variables.get('C'), '007')
+  assert.equal(variables.get('D'), true)
+  assert.equal(variables.get('UNSET'), undefined)
+})
+
+test('typed-variable-not-validated: the typed read of a value its schema refuses returns it unchanged', async () => {
+  const typed = new TypedVariablesService(new LocalVariablesService({ REMINDER_ESCALATION_HOURS: 'two' }))
+  assert.equal(await typed.get('REMINDER_ESCALATION_HOURS'), 'two' as never)
+})
+
+test('typed-variables-missing: getMissing lists every declared variable without a value, optional ones included', async () => {
+  const typed = new TypedVariablesService(new LocalVariablesService({}))
+  const missing = (await typed.getMissing()).map((v) => v.variableId).sort()
+  assert.deepEqual(missing, ['REMINDER_ESCALATION_HOURS', 'REMINDER_FROM_ADDRESS'])
+})
+
+// --- credentials ---
+
+test('credential-missing-403: addTodoToCalendar without a linked calendar throws MissingCredentialError, a 403 with a payload', async () => {
+  addFunction('addTodoToCalendar', addTodoToCalendar)
+  const todo = await app.services.todoStore.create({ ownerId: 'alice', title: 'Dentist', dueAt: '2030-01-01T09:00:00Z', done: false })
+  await assert.rejects(run('addTodoToCalendar', { todoId: todo.todoId }, { session: { userId: 'alice', role: 'member' } }), (error: any) => {
+    assert.ok(error instanceof MissingCredentialError)
+    assert.deepEqual(error.payload, {
+      error: 'missing_credential',
+      credentialName: 'google-calendar',
+      credentialType: 'oauth2',
+      connectUrl: undefined,
+    })
+    return true
+  })
+  // The status the HTTP error handler answers it with, from core's error registry.
+  const registered = (pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>).get(MissingCredentialError)
+  assert.equal(registered?.status, 403)
+})
+
+test('get-credential-one-load: getCredential loads the caller\'s credentials with one getAll call, null for one not linked', async () => {
+  const credentials = app.services.credentialService
+  await credentials.set('google-calendar', { accessToken: 'token-a' }, 'alice')
+  const original = credentials.getAll.bind(credentials)
+  const loads: (string | undefined)[] = []
+  credentials.getAll = async (userId?: string) => {
+    loads.push(userId)
+    return original(userId as string)
+  }
+  registerProbe('readCredentials', {
+    func: async (_services: unknown, _data: unknown, wire: any) => ({
+      calendar: await wire.getCredential('google-calendar'),
+      again: await wire.getCredential('google-calendar'),
+      other: await wire.getCredential('not-linked'),
+    }),
+  })
+  try {
+    const result = await run('readCredentials', {}, { session: { userId: 'alice', role: 'member' } })
+    assert.deepEqual(result, { calendar: { accessToken: 'token-a' }, again: { accessToken: 'token-a' }, other: null })
+    assert.deepEqual(loads, ['alice'])
+  } finally {
+    credentials.getAll = original
+    await credentials.delete('google-calendar', 'alice')
+  }
+})
+
+test('get-credential-no-user-null: a call with no session gets null from getCredential', async () => {
+  await app.services.credentialService.set('google-calendar', { accessToken: 'token-a' }, 'alice')
+  registerProbe('readCredentialSessionless', {
+    func: async (_s: unknown, _d: unknown, wire: any) => ({ calendar: await wire.getCredential('google-calendar') }),
+  }, { sessionless: true })
+  assert.deepEqual(await run('readCredentialSessionless', {}), { calendar: null })
+  await app.services.credentialService.delete('google-calendar', 'alice')
+})
+
+test('set-credential-not-stored: wire.setCredential puts a value on this call only, without storing it', async () => {
+  registerProbe('setsCredential', {
+    func: async (_s: unknown, _d: unknown, wire: any) => {
+      wire.setCredential('google-calendar', { accessToken: 'just-this-call' })
+      return { calendar: await wire.getCredential('google-calendar') }
+    },
+  })
+  const result = await run('setsCredential', {}, { session: { userId: 'bob', role: 'member' } })
+  assert.deepEqual(result, { calendar: { accessToken: 'just-this-call' } })
+  assert.equal(await app.services.credentialService.has('google-calendar', 'bob'), false)
+})
+
+test('list-my-connections: listMyConnections reports the calendar as connected once the user has a token', async () => {
+  addFunction('listMyConnections', listMyConnections)
+  const session = { session: { userId: 'carol', role: 'member' } }
+  const before = (await run('listMyConnections', undefined, session)) as { connections: { name: string; connected: boolean }[] }
+  assert.deepEqual(before.connections.find((c) => c.name === 'google-calendar')?.connected, false)
+  await app.services.credentialService.set('google-calendar', { accessToken: 't' }, 'carol')
+  const after = (await run('listMyConnections', undefined, session)) as typeof before
+  assert.deepEqual(after.connections.find((c) => c.name === 'google-calendar')?.connected, true)
+})
