@@ -4,6 +4,9 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { JWTService } from '@pikku/core/services'
 import { PikkuFetchError } from '@pikku/fetch'
+import * as errors from '@pikku/core/errors'
+import { pikkuState } from '@pikku/core/state'
+import { TodoLimitReachedError } from '../../src/errors.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
@@ -309,3 +312,38 @@ test('fetch-client-boolean-query-422: get(\'/todos\', { done: false }) sends ?do
     return true
   })
 })
+
+test('void-input-ignores-query: a function with a void input (health) runs with query data it does not expect', async () => {
+  const response = await fetch(`${app.url}/health?probe=1`)
+  assert.equal(response.status, 200)
+})
+
+test('error-status-table: the statuses core registers for its error classes', () => {
+  const registry = pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number; mcpCode?: number }>
+  const expected: Array<[unknown, number, number?]> = [
+    [errors.BadRequestError, 400, -32600], [errors.UnauthorizedError, 401], [errors.MissingSessionError, 401],
+    [errors.InvalidSessionError, 401], [errors.AIProviderAuthError, 401], [errors.PaymentRequiredError, 402],
+    [errors.ForbiddenError, 403], [errors.LocalEnvironmentOnlyError, 403], [errors.MissingCredentialError, 403],
+    [errors.MissingScopeError, 403], [errors.ReadonlySessionError, 403], [errors.InvalidOriginError, 403],
+    [errors.NotFoundError, 404, -32601], [errors.MethodNotAllowedError, 405], [errors.NotAcceptableError, 406],
+    [errors.ProxyAuthenticationRequiredError, 407], [errors.RequestTimeoutError, 408], [errors.ConflictError, 409],
+    [errors.SystemRoleImmutableError, 409], [errors.SystemRoleShadowedError, 409], [errors.GoneError, 410],
+    [errors.LengthRequiredError, 411], [errors.PreconditionFailedError, 412], [errors.PayloadTooLargeError, 413],
+    [errors.URITooLongError, 414], [errors.UnsupportedMediaTypeError, 415], [errors.RangeNotSatisfiableError, 416],
+    [errors.ExpectationFailedError, 417], [errors.UnprocessableContentError, 422], [errors.LockedError, 423],
+    [errors.TooManyRequestsError, 429], [errors.InternalServerError, 500], [errors.InvalidMiddlewareWireError, 500],
+    [errors.PikkuMissingMetaError, 500], [errors.MissingServiceError, 500], [errors.MissingSchemaError, 500],
+    [errors.WeakKeyMaterialError, 500], [errors.NotImplementedError, 501], [errors.BadGatewayError, 502],
+    [errors.ServiceUnavailableError, 503], [errors.AIProviderNotConfiguredError, 503], [errors.GatewayTimeoutError, 504],
+    [errors.HTTPVersionNotSupportedError, 505], [errors.MaxComputeTimeReachedError, 524],
+  ]
+  for (const [errorClass, status, mcpCode] of expected) {
+    const details = registry.get(errorClass)
+    assert.ok(details, `${(errorClass as { name: string }).name} is registered`)
+    assert.equal(details.status, status, (errorClass as { name: string }).name)
+    assert.equal(details.mcpCode, mcpCode, (errorClass as { name: string }).name)
+  }
+  // The app's own error, registered by src/errors.ts when the bootstrap loads it.
+  assert.equal(registry.get(TodoLimitReachedError)?.status, 409)
+})
+

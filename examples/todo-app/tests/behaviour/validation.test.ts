@@ -1,0 +1,79 @@
+// The schema services against the to-do app's generated schemas (.pikku/schemas): why the app uses
+// CFWorkerSchemaService, what AjvSchemaService does with zod's draft 2020-12 schemas, and the core schema helpers.
+// No server here: the generated bootstrap registers the schemas, as it does before a server starts.
+import '#pikku/pikku-bootstrap.gen.js'
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { ConsoleLogger, LogLevel } from '@pikku/core/services'
+import { UnprocessableContentError, MissingSchemaError } from '@pikku/core/errors'
+import { compileAllSchemas, getSchema, validateSchema } from '@pikku/core/schema'
+import { AjvSchemaService } from '@pikku/schema-ajv'
+import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
+
+const logger = new ConsoleLogger()
+if (!process.env.LOG) logger.setLevel(LogLevel.critical)
+
+const DRAFT_2020_MISSING = /no schema with key or ref "https:\/\/json-schema\.org\/draft\/2020-12\/schema"/
+
+test('zod-schemas-are-draft-2020: schemas made from zod (secrets here) declare draft 2020-12; type-made ones draft-07', () => {
+  assert.equal(getSchema('SecretSchema_jwtSecret')?.$schema, 'https://json-schema.org/draft/2020-12/schema')
+  assert.equal(getSchema('ListTodosInput')?.$schema, 'http://json-schema.org/draft-07/schema#')
+})
+
+test('ajv-rejects-draft-2020: AjvSchemaService throws on compiling a zod-made schema', () => {
+  const ajv = new AjvSchemaService(logger)
+  assert.throws(() => ajv.compileSchema('SecretSchema_jwtSecret', getSchema('SecretSchema_jwtSecret')), DRAFT_2020_MISSING)
+})
+
+test('ajv-start-fails: compileAllSchemas with AjvSchemaService, what a server runs at start, throws on the app', () => {
+  assert.throws(() => compileAllSchemas(logger, new AjvSchemaService(logger)), DRAFT_2020_MISSING)
+})
+
+test('cfworker-compiles-all: CFWorkerSchemaService compiles every schema the app registers', () => {
+  const cf = new CFWorkerSchemaService(logger)
+  compileAllSchemas(logger, cf)
+  assert.ok(cf.getSchemaNames().has('SecretSchema_jwtSecret'))
+  assert.ok(cf.getSchemaNames().has('CreateTodoInput'))
+})
+
+test('cfworker-validates-2020: CFWorkerSchemaService checks a draft 2020-12 schema, with UnprocessableContentError on a mismatch', () => {
+  const cf = new CFWorkerSchemaService(logger)
+  cf.compileSchema('SecretSchema_jwtSecret', getSchema('SecretSchema_jwtSecret'))
+  cf.validateSchema('SecretSchema_jwtSecret', 'k'.repeat(32))
+  assert.throws(() => cf.validateSchema('SecretSchema_jwtSecret', 'short'), UnprocessableContentError)
+})
+
+test('ajv-draft-07-ok: AjvSchemaService compiles a type-made draft-07 schema and does not coerce "false" to false', () => {
+  const ajv = new AjvSchemaService(logger)
+  ajv.compileSchema('ListTodosInput', getSchema('ListTodosInput'))
+  ajv.validateSchema('ListTodosInput', { done: false })
+  assert.throws(() => ajv.validateSchema('ListTodosInput', { done: 'false' }), UnprocessableContentError)
+})
+
+test('schema-keys: getSchemaKeys lists a schema\'s top-level properties, and is empty for an unknown name', () => {
+  const cf = new CFWorkerSchemaService(logger)
+  cf.compileSchema('UpdateTodoInput', getSchema('UpdateTodoInput'))
+  assert.deepEqual(cf.getSchemaKeys('UpdateTodoInput'), ['todoId', 'title', 'done', 'dueAt'])
+  assert.deepEqual(cf.getSchemaKeys('NoSuchSchema'), [])
+})
+
+test('no-schema-service-skips: with no schema service, validateSchema lets data that does not match through', async () => {
+  await validateSchema(logger, undefined, 'CreateTodoInput', { title: 42, colour: 'red' })
+})
+
+test('missing-schema-500: a schema name that was never registered fails with MissingSchemaError (500)', async () => {
+  await assert.rejects(
+    validateSchema(logger, new CFWorkerSchemaService(logger), 'NoSuchInput', {}),
+    (error: unknown) => error instanceof MissingSchemaError,
+  )
+})
+
+test('no-schema-name-no-data: validateSchema with no schema name refuses data with 422 "No data expected" (the channel runner\'s check)', async () => {
+  const cf = new CFWorkerSchemaService(logger)
+  await validateSchema(logger, cf, undefined, {})
+  await assert.rejects(validateSchema(logger, cf, undefined, { surprise: true }), (error: unknown) => {
+    assert.ok(error instanceof UnprocessableContentError)
+    assert.equal(error.message, 'No data expected')
+    return true
+  })
+})
