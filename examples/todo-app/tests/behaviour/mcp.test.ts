@@ -96,6 +96,14 @@ test('tool-wrapper-no-session: listOpenTodos without a token fails the same way,
   assert.equal(error.data?.message, 'Authentication required')
 })
 
+test('http-middleware-skipped: the session cookie, read by the app\'s addHTTPMiddleware(\'*\') group, does not reach MCP', async () => {
+  // src/auth.ts reads todo_session with authCookie in the '*' HTTP group; only the global authBearer runs for MCP.
+  const client = await mcp.connect(undefined, { cookie: `todo_session=${await mcp.tokenFor('alice')}` })
+  const error = errorOf(await client.callTool({ name: 'countOpenTodos', arguments: {} }))
+  assert.equal(error.code, -32603)
+  assert.equal(error.data?.message, 'Authentication required')
+})
+
 test('tool-unknown-32601: an unknown tool name answers isError with NotFoundError code -32601', async () => {
   const error = errorOf(await alice.callTool({ name: 'deleteEverything', arguments: {} }))
   assert.equal(error.code, -32601)

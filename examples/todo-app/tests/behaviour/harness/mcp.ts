@@ -25,7 +25,7 @@ export interface RunningMCP {
   /** A bearer token for the user, signed with the app's jwt service (src/jwt-service.ts). */
   tokenFor: (userId: string) => Promise<string>
   /** An MCP SDK client connected over streamable HTTP, with the token as Authorization when given. */
-  connect: (token?: string) => Promise<Client>
+  connect: (token?: string, headers?: Record<string, string>) => Promise<Client>
   stop: () => Promise<void>
 }
 
@@ -56,9 +56,9 @@ export const startMCPServer = async (): Promise<RunningMCP> => {
     server,
     services,
     tokenFor: (userId) => jwt.encode({ value: 1, unit: 'hour' }, { userId }),
-    connect: async (token) => {
+    connect: async (token, extraHeaders = {}) => {
       const client = new Client({ name: 'behaviour-suite', version: '1.0.0' })
-      const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {}
+      const headers: Record<string, string> = token ? { ...extraHeaders, Authorization: `Bearer ${token}` } : extraHeaders
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }))
       clients.push(client)
       return client
