@@ -26,20 +26,31 @@ export const callerAs = (services: Singletons, session: UserSession) =>
   rpcService.getContextRPCService(services as any, { session } as any, true)
 
 /**
- * Resolves with the first message the app logs at info level that matches `pattern` (the logger is quieted, but
- * its methods are still called). Used to see a worker or a scheduled task run, without sleeping.
+ * Resolves with the first message the app logs at info level that matches `pattern`, on the singleton logger or on a
+ * logger it scoped for one job or run (the logger is quieted, but its methods are still called). Used to see a worker
+ * or a scheduled task run, without sleeping.
  */
 export const nextInfoLog = (services: Singletons, pattern: RegExp): Promise<string> =>
   new Promise((resolve) => {
     const logger = services.logger as any
-    const original = logger.info
-    logger.info = function (this: unknown, ...args: unknown[]) {
-      const message = args.map(String).join(' ')
-      if (pattern.test(message)) {
-        logger.info = original
-        resolve(message)
+    const { info, scope } = logger
+    let done = false
+    const watch = (target: any, original: (...args: unknown[]) => unknown) =>
+      function (this: unknown, ...args: unknown[]) {
+        const message = args.map(String).join(' ')
+        if (!done && pattern.test(message)) {
+          done = true
+          logger.info = info
+          logger.scope = scope
+          resolve(message)
+        }
+        return original.apply(target, args)
       }
-      return original.apply(this, args)
+    logger.info = watch(logger, info)
+    logger.scope = function (traceId: string) {
+      const scoped = scope.call(logger, traceId)
+      scoped.info = watch(scoped, scoped.info)
+      return scoped
     }
   })
 

@@ -1,0 +1,210 @@
+// The to-do app's queues on pg-boss (@pikku/queue-pg-boss 0.12.10, pg-boss 12) and a real PostgreSQL: the worker
+// started as src/runtimes/pg-boss-worker.ts starts it, jobs published by the app's functions.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { PgBossServiceFactory } from '@pikku/queue-pg-boss'
+import type { PgBoss } from 'pg-boss'
+import { stopSingletonServices } from '@pikku/core/utils'
+import { addFunction } from '@pikku/core/function'
+import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
+import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
+import { startPostgres, type RunningService } from './harness/services.js'
+import { bootServices, callerAs, nextInfoLog, type Singletons } from './harness/queues.js'
+
+const HOUR = 60 * 60 * 1000
+let postgres: RunningService
+let pgBoss: PgBossServiceFactory
+let boss: PgBoss
+let services: Singletons
+let registered: Record<string, Array<{ applied: Record<string, unknown>; warnings: string[] }>>
+const owner = { userId: 'u-grace', role: 'member' as const }
+
+before(async () => {
+  postgres = await startPostgres()
+  pgBoss = new PgBossServiceFactory(postgres.url)
+  await pgBoss.init()
+  // The factory's pg-boss instance, to read jobs back as pg-boss stores them.
+  boss = (pgBoss as any).pgBoss
+  services = await bootServices({ queueService: pgBoss.getQueueService(), schedulerService: pgBoss.getSchedulerService() })
+  // Not registered by the generated bootstrap (nothing in the app calls it by name); see queue-bullmq.test.ts.
+  addFunction('queueReminder', queueReminder)
+  registered = (await pgBoss.getQueueWorkers().registerQueues()) as typeof registered
+})
+
+after(async () => {
+  await pgBoss.close()
+  await stopSingletonServices()
+  await postgres.stop()
+})
+
+const dueIn = async (ms: number, title = 'Renew the passport') =>
+  services.todoStore.create({ ownerId: owner.userId, title, done: false, dueAt: new Date(Date.now() + ms).toISOString() })
+
+/** A todoStore.get that throws for one to-do, as a store that cannot be reached would; returns the call count. */
+const storeDownFor = (todoId: string) => {
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  const state = { calls: 0, restore: () => (store.get = get) }
+  store.get = async (id) => {
+    if (id !== todoId) return get(id)
+    state.calls++
+    throw new Error('todo store unreachable')
+  }
+  return state
+}
+
+test('queue-reminder-runs: the worker runs a job queueReminder publishes; the id is pg-boss\'s own and waitForCompletion resolves without the function\'s result', async () => {
+  const todo = await dueIn(30 * 60 * 1000)
+  const reminded = nextInfoLog(services, new RegExp(`Reminder for ${owner.userId}: "Renew the passport"`))
+  const { jobId } = await callerAs(services, owner).invoke('queueReminder', { todoId: todo.todoId })
+  // pg-boss answers with its own UUID; the `jobId` option becomes the job's singletonKey.
+  assert.match(jobId!, /^[0-9a-f-]{36}$/)
+  const job = await new PikkuQueue(pgBoss.getQueueService()).getJob('todo-reminders', jobId!)
+  assert.deepEqual(job?.data, { todoId: todo.todoId })
+  await reminded
+  const result = await job!.waitForCompletion!(10_000)
+  // sendReminder returned { reminded: true }, but the adapter's handler returns nothing, so pg-boss stores no output.
+  assert.equal(result ?? null, null)
+  assert.equal(await job!.status(), 'completed')
+})
+
+test('job-options-reach-pgboss: attempts, backoff, delay and jobId arrive as retryLimit, retryBackoff, retryDelay, startAfter and singletonKey', async () => {
+  const todo = await dueIn(3 * HOUR)
+  const { jobId } = await callerAs(services, owner).invoke('queueReminder', { todoId: todo.todoId })
+  const job = (await boss.getJobById('todo-reminders', jobId!)) as any
+  assert.equal(job.retryLimit, 2)
+  assert.equal(job.retryBackoff, true)
+  assert.equal(job.retryDelay, 1)
+  assert.equal(job.singletonKey, `reminder-${todo.todoId}`)
+  assert.equal(job.state, 'created')
+  const startsIn = new Date(job.startAfter).getTime() - Date.now()
+  assert.ok(Math.abs(startsIn - 2 * HOUR) < 60_000, `startAfter is ${startsIn} ms away`)
+  await boss.cancel('todo-reminders', jobId!)
+})
+
+test('job-id-no-dedupe: on a standard pg-boss queue, asking twice for the same reminder queues two jobs', async () => {
+  const todo = await dueIn(3 * HOUR)
+  const caller = callerAs(services, owner)
+  const first = await caller.invoke('queueReminder', { todoId: todo.todoId })
+  const second = await caller.invoke('queueReminder', { todoId: todo.todoId })
+  assert.notEqual(second.jobId, first.jobId)
+  const a = (await boss.getJobById('todo-reminders', first.jobId!)) as any
+  const b = (await boss.getJobById('todo-reminders', second.jobId!)) as any
+  assert.equal(a.singletonKey, b.singletonKey)
+  assert.equal(a.state, 'created')
+  assert.equal(b.state, 'created')
+  await boss.cancel('todo-reminders', [first.jobId!, second.jobId!])
+})
+
+test('failed-job-retried-to-attempts: a job whose function throws is tried `attempts` times, then ends failed', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Store down')
+  const down = storeDownFor(todo.todoId)
+  try {
+    const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: todo.todoId }, { attempts: 2, backoff: { type: 'fixed', delay: 10 } })
+    const stored = (await boss.getJobById('todo-reminders', jobId)) as any
+    // A 10 ms backoff becomes pg-boss's minimum, one second.
+    assert.equal(stored.retryDelay, 1)
+    assert.equal(stored.retryLimit, 1)
+    const job = await pgBoss.getQueueService().getJob('todo-reminders', jobId)
+    await assert.rejects(job!.waitForCompletion!(15_000), /Job failed: .*todo store unreachable/)
+    assert.equal(await job!.status(), 'failed')
+    const settled = (await boss.getJobById('todo-reminders', jobId)) as any
+    assert.equal(settled.retryCount, 1)
+    assert.equal(down.calls, 2)
+  } finally {
+    down.restore()
+  }
+})
+
+test('invalid-job-data-fails: job data that does not match the worker\'s input schema fails the job before the function runs', async () => {
+  let ran = false
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  store.get = async (id) => {
+    ran = true
+    return get(id)
+  }
+  try {
+    const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: 42 } as any, { attempts: 1 })
+    const job = await pgBoss.getQueueService().getJob('todo-reminders', jobId)
+    await assert.rejects(job!.waitForCompletion!(15_000), /Instance type \\"number\\" is invalid\. Expected \\"string\\"/)
+    assert.equal(ran, false)
+  } finally {
+    store.get = get
+  }
+})
+
+test('default-three-tries: a job published without attempts gets pg-boss\'s default retryLimit of 2, so three tries', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Store down, no attempts')
+  const down = storeDownFor(todo.todoId)
+  try {
+    const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: todo.todoId })
+    const job = await pgBoss.getQueueService().getJob('todo-reminders', jobId)
+    await assert.rejects(job!.waitForCompletion!(20_000), /todo store unreachable/)
+    const settled = (await boss.getJobById('todo-reminders', jobId)) as any
+    assert.equal(settled.retryLimit, 2)
+    assert.equal(settled.retryCount, 2)
+    assert.equal(down.calls, 3)
+  } finally {
+    down.restore()
+  }
+})
+
+test('cleanup-progress-logged: on pg-boss the todo-cleanup job\'s updateProgress is only logged, and the job completes', async () => {
+  const ownerId = 'u-cleanup-pg'
+  await services.todoStore.create({ ownerId, title: 'done', done: true })
+  await services.todoStore.create({ ownerId, title: 'open', done: false })
+  const progress = nextInfoLog(services, /^Job .* progress: /)
+  const jobId = await new PikkuQueue(pgBoss.getQueueService()).add('todo-cleanup', { ownerId })
+  assert.equal(await progress, `Job ${jobId} progress: [object Object]`)
+  const job = await pgBoss.getQueueService().getJob('todo-cleanup', jobId)
+  await job!.waitForCompletion!(10_000)
+  assert.equal((await services.todoStore.list(ownerId)).length, 1)
+})
+
+test('worker-config-batchsize: registerQueues applies todo-cleanup\'s batchSize (localConcurrency) with no warnings', () => {
+  assert.deepEqual(registered['todo-cleanup']![0]!.applied, { batchSize: 1 })
+  assert.deepEqual(registered['todo-cleanup']![0]!.warnings, [])
+  assert.equal(pgBoss.getQueueService().supportsResults, true)
+})
+
+test('scheduler-start-registers-crons: PgBossSchedulerService.start() registers every wireScheduler task as a pg-boss schedule', async () => {
+  const scheduler = pgBoss.getSchedulerService()
+  await scheduler.start()
+  try {
+    const schedules = await boss.getSchedules()
+    const byName = Object.fromEntries(schedules.map((s) => [s.name, s.cron]))
+    assert.equal(byName['pikku-recurring-scheduled-task_daily-digest'], '0 9 * * *')
+    assert.equal(byName['pikku-recurring-scheduled-task_workflow-recovery'], '*/5 * * * *')
+  } finally {
+    await scheduler.stop()
+  }
+  assert.deepEqual(await boss.getSchedules(), [])
+})
+
+test('schedule-rpc-no-queue: scheduleRPC throws, because it sends to pikku-remote-internal-rpc, a queue nothing creates', async () => {
+  const todo = await dueIn(30 * 60 * 1000)
+  await assert.rejects(pgBoss.getSchedulerService().scheduleRPC('1m', 'sendReminder', { todoId: todo.todoId }), {
+    message: 'Queue pikku-remote-internal-rpc does not exist',
+  })
+  assert.ok(!Object.keys(registered).includes('pikku-remote-internal-rpc'))
+})
+
+test('schedule-rpc-parked: once the queue exists, scheduleRPC stores the call there, and no worker of the app consumes it', async () => {
+  const todo = await dueIn(30 * 60 * 1000)
+  await boss.createQueue('pikku-remote-internal-rpc')
+  try {
+    const scheduler = pgBoss.getSchedulerService()
+    const taskId = await scheduler.scheduleRPC('1m', 'sendReminder', { todoId: todo.todoId })
+    const task = await scheduler.getTask(taskId)
+    assert.equal(task?.rpcName, 'sendReminder')
+    assert.deepEqual(task?.data, { todoId: todo.todoId })
+    assert.equal(task?.status, 'created')
+    // getAllTasks is not implemented on pg-boss: it always answers an empty list.
+    assert.deepEqual(await scheduler.getAllTasks(), [])
+    assert.equal(await scheduler.unschedule(taskId), true)
+    assert.equal((await scheduler.getTask(taskId))?.status, 'cancelled')
+  } finally {
+    await boss.deleteQueue('pikku-remote-internal-rpc')
+  }
+})
