@@ -10,6 +10,11 @@ import { TodoLimitReachedError } from '../../src/errors.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
+import express from 'express'
+import cors from 'cors'
+import type { Server } from 'node:http'
+import { pikkuExpressMiddleware } from '@pikku/express-middleware'
+import { freePort } from './harness/services.js'
 
 let app: RunningApp
 let jwt: JWTService
@@ -347,3 +352,95 @@ test('error-status-table: the statuses core registers for its error classes', ()
   assert.equal(registry.get(TodoLimitReachedError)?.status, 409)
 })
 
+
+test('no-content-type-express-422: on Express a POST body without Content-Type is not parsed, so createTodo finds no title: 422', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: alice,
+    body: new TextEncoder().encode(JSON.stringify({ title: 'x' })),
+  })
+  assert.equal(response.status, 422)
+  assert.match((await response.json()).message, /required property "title"/)
+})
+
+test('form-body-express-200: PikkuExpressServer parses a form-encoded body into the input', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'title=From+a+form',
+  })
+  assert.equal(response.status, 200)
+  assert.equal((await response.json()).title, 'From a form')
+})
+
+/** A second listener on the same services: an Express app that mounts Pikku, the way src/runtimes/express.ts does. */
+const mount = async (setup: (server: express.Express) => void): Promise<{ url: string; close: () => Promise<void> }> => {
+  const server = express()
+  setup(server)
+  const port = await freePort()
+  const listener: Server = await new Promise((resolve) => {
+    const s = server.listen(port, '127.0.0.1', () => resolve(s))
+  })
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => listener.close(() => resolve())),
+  }
+}
+
+test('middleware-own-route-first: with Express routes before pikkuExpressMiddleware, both answer', async () => {
+  const mounted = await mount((server) => {
+    server.get('/legacy/ping', (_req, res) => {
+      res.send('pong')
+    })
+    server.use(express.json())
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+  })
+  try {
+    assert.equal(await (await fetch(`${mounted.url}/legacy/ping`)).text(), 'pong')
+    assert.equal((await fetch(`${mounted.url}/health`)).status, 200)
+    assert.equal((await fetch(`${mounted.url}/todos`)).status, 403)
+    assert.equal((await fetch(`${mounted.url}/no-such-route`)).status, 404)
+  } finally {
+    await mounted.close()
+  }
+})
+
+test('middleware-respond-404-false: with respondWith404 false an unknown path and a thrown NotFoundError both end as an empty 200', async () => {
+  const mounted = await mount((server) => {
+    server.use(express.json())
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger, respondWith404: false }))
+  })
+  try {
+    const unknown = await fetch(`${mounted.url}/no-such-route`)
+    assert.equal(unknown.status, 200)
+    assert.equal(await unknown.text(), '')
+    const missing = await fetch(`${mounted.url}/todos/t_42`, { headers: alice })
+    assert.equal(missing.status, 200)
+    assert.equal(await missing.text(), '')
+  } finally {
+    await mounted.close()
+  }
+})
+
+test('cors-preflight-express-workaround: Express\'s cors package answering OPTIONS before Pikku gives the browser its 204', async () => {
+  const allowed = { origin: ['http://localhost:5173'], credentials: true }
+  const mounted = await mount((server) => {
+    // Only OPTIONS goes to the cors package; every other method still gets its headers from the app's cors().
+    server.options(/.*/, cors(allowed))
+    server.use(express.json())
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+  })
+  try {
+    const preflight = await fetch(`${mounted.url}/todos/t1`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' },
+    })
+    assert.equal(preflight.status, 204)
+    assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+    assert.equal(preflight.headers.get('access-control-allow-credentials'), 'true')
+    const get = await fetch(`${mounted.url}/health`, { headers: { origin: 'http://localhost:5173' } })
+    assert.equal(get.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+  } finally {
+    await mounted.close()
+  }
+})

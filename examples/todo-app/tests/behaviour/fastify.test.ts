@@ -1,0 +1,112 @@
+// The to-do app on Fastify 5 through @pikku/fastify-plugin, set up as src/runtimes/fastify-plugin.ts does: a Fastify
+// route of the app's own next to the plugin's catch-all, maxBodySize 2 MiB. Sessions from the app's jwt service.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { JWTService } from '@pikku/core/services'
+import { PikkuFastifyServer } from '@pikku/fastify'
+import { startFastifyApp, type RunningFastifyApp } from './harness/fastify.js'
+import { bearer, createTestJWT } from './harness/http.js'
+
+let app: RunningFastifyApp
+let jwt: JWTService
+let alice: Record<string, string>
+before(async () => {
+  jwt = await createTestJWT()
+  app = await startFastifyApp({ jwt })
+  alice = await bearer(jwt, 'alice')
+})
+after(() => app.stop())
+
+const json = { 'content-type': 'application/json' }
+
+test('own-route: a Fastify route of the app\'s own answers next to the plugin\'s catch-all', async () => {
+  const response = await fetch(`${app.url}/legacy/ping`)
+  assert.equal(response.status, 200)
+  assert.equal(await response.text(), 'pong')
+})
+
+test('health-200: GET /health is answered by Pikku with 200', async () => {
+  const response = await fetch(`${app.url}/health`)
+  assert.equal(response.status, 200)
+  assert.deepEqual(await response.json(), { status: 'ok' })
+})
+
+test('session-required-403: POST /todos without a credential answers 403 ForbiddenError', async () => {
+  const response = await fetch(`${app.url}/todos`, { method: 'POST', headers: json, body: JSON.stringify({ title: 'Water the plants' }) })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Authentication required')
+})
+
+test('create-200: with a bearer token, POST /todos answers 200 with the new to-do', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 'Water the plants' }),
+  })
+  assert.equal(response.status, 200)
+  assert.equal((await response.json()).title, 'Water the plants')
+})
+
+test('unknown-route-404: a path no wiring matches answers Pikku\'s JSON 404', async () => {
+  const response = await fetch(`${app.url}/no-such-route`)
+  assert.equal(response.status, 404)
+  assert.equal((await response.json()).name, 'NotFoundError')
+})
+
+test('cors-preflight-204: a preflight for a path with no OPTIONS route answers 204 with the CORS headers', async () => {
+  const response = await fetch(`${app.url}/todos/t1`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' },
+  })
+  assert.equal(response.status, 204)
+  assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+  assert.equal(response.headers.get('access-control-allow-credentials'), 'true')
+  assert.equal(response.headers.get('access-control-max-age'), '86400')
+  assert.equal(response.headers.get('vary'), 'Origin')
+})
+
+test('query-boolean-422: ?done=false against done?: boolean answers 422 here too', async () => {
+  const response = await fetch(`${app.url}/todos?done=false`, { headers: alice })
+  assert.equal(response.status, 422)
+  assert.equal((await response.json()).name, 'UnprocessableContentError')
+})
+
+test('max-body-size: with maxBodySize 2 MiB a 1.5 MB body is accepted, and a 3 MB one gets Fastify\'s own 413', async () => {
+  const accepted = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 'x'.repeat(1_500_000) }),
+  })
+  assert.equal(accepted.status, 200)
+  const refused = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 'x'.repeat(3_000_000) }),
+  })
+  assert.equal(refused.status, 413)
+  assert.equal((await refused.json()).code, 'FST_ERR_CTP_BODY_TOO_LARGE')
+})
+
+test('form-body-415: a form-encoded body is refused by Fastify with 415 before Pikku reads it', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'title=From+a+form',
+  })
+  assert.equal(response.status, 415)
+  assert.equal((await response.json()).code, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+})
+
+test('no-content-type-415: a POST body with no Content-Type is refused by Fastify with 415', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: alice,
+    body: new TextEncoder().encode(JSON.stringify({ title: 'x' })),
+  })
+  assert.equal(response.status, 415)
+})
+
+test('server-enable-cors-throws: PikkuFastifyServer.enableCors throws "Method not implemented."', () => {
+  const server = new PikkuFastifyServer({ port: 0, hostname: '127.0.0.1' }, app.services.logger)
+  assert.throws(() => server.enableCors({}), /Method not implemented\./)
+})
