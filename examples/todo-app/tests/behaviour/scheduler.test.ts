@@ -1,0 +1,241 @@
+// The to-do app's scheduled tasks and delayed calls on InMemorySchedulerService (@pikku/schedule 0.12.7), started as
+// src/scheduler.ts starts it. The clock is node:test's mock timers (Date and setTimeout), so a run due at 09:00 or in
+// 30 minutes is reached by moving the clock, not by waiting.
+import { after, before, mock, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { InMemorySchedulerService } from '@pikku/schedule'
+import { getScheduledTasks, runScheduledTask } from '@pikku/core/scheduler'
+import { addFunction } from '@pikku/core/function'
+import { stopSingletonServices } from '@pikku/core/utils'
+import { remindMeIn } from '../../src/functions/reminder-schedule.functions.js'
+import { bootServices, callerAs, nextInfoLog, type Singletons } from './harness/queues.js'
+
+const MINUTE = 60_000
+let services: Singletons
+let scheduler: InMemorySchedulerService
+const owner = { userId: 'u-lin', role: 'member' as const }
+const DIGEST = /^Sending the daily digest of open to-dos$/
+
+before(async () => {
+  // As src/scheduler.ts, plus the scheduler passed in as the singleton schedulerService, so remindMeIn reaches it.
+  scheduler = new InMemorySchedulerService()
+  services = await bootServices({ schedulerService: scheduler })
+  // Nothing in the app calls remindMeIn by name, so the bootstrap does not register it for RPC; register it here.
+  addFunction('remindMeIn', remindMeIn)
+})
+
+after(async () => {
+  mock.timers.reset()
+  await scheduler.close()
+  await stopSingletonServices()
+})
+
+/** Counts the digest runs: the wired function's own log line. */
+const countDigests = () => {
+  const logger = services.logger as any
+  const info = logger.info
+  const counter = { runs: 0, restore: () => (logger.info = info) }
+  logger.info = function (this: unknown, ...args: unknown[]) {
+    if (DIGEST.test(String(args[0]))) counter.runs++
+    return info.apply(this, args)
+  }
+  return counter
+}
+
+/** Lets the promises a timer callback started settle (they need no timers themselves). */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+test('wired-tasks-listed: getScheduledTasks holds every wireScheduler task by name, with its schedule', () => {
+  const tasks = getScheduledTasks()
+  assert.equal(tasks.get('daily-digest')?.schedule, '0 9 * * *')
+  assert.equal(tasks.get('workflow-recovery')?.schedule, '*/5 * * * *')
+})
+
+test('start-fires-at-nine: after start(), daily-digest runs when the local clock reaches 09:00, not before', async () => {
+  // 08:00 local time (cron reads the expression in the process's time zone).
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 2, 8, 0, 0) })
+  const digests = countDigests()
+  try {
+    await scheduler.start()
+    mock.timers.tick(59 * MINUTE)
+    await settle()
+    assert.equal(digests.runs, 0)
+    const ran = nextInfoLog(services, DIGEST)
+    mock.timers.tick(MINUTE)
+    await ran
+    assert.equal(digests.runs, 1)
+  } finally {
+    digests.restore()
+    await scheduler.stop()
+    mock.timers.reset()
+  }
+})
+
+test('stop-ends-crons: after stop(), 09:00 passes without a run', async () => {
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 3, 8, 59, 0) })
+  const digests = countDigests()
+  try {
+    await scheduler.start()
+    await scheduler.stop()
+    mock.timers.tick(2 * MINUTE)
+    await settle()
+    assert.equal(digests.runs, 0)
+  } finally {
+    digests.restore()
+    mock.timers.reset()
+  }
+})
+
+test('cron-error-caught: an error thrown by a cron run is caught and logged by the cron package, not thrown', async () => {
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 4, 8, 59, 59) })
+  const logger = services.logger as any
+  const info = logger.info
+  // The digest's own log call throws, as a failing mail service would.
+  logger.info = function (this: unknown, ...args: unknown[]) {
+    if (DIGEST.test(String(args[0]))) throw new Error('mail service down')
+    return info.apply(this, args)
+  }
+  const consoleError = console.error
+  const reported = new Promise<unknown[]>((resolve) => {
+    console.error = (...args: unknown[]) => resolve(args)
+  })
+  try {
+    await scheduler.start()
+    mock.timers.tick(1_000)
+    const [label, error] = await reported
+    assert.equal(label, '[Cron] error in callback')
+    assert.equal((error as Error).message, 'mail service down')
+  } finally {
+    console.error = consoleError
+    logger.info = info
+    await scheduler.stop()
+    mock.timers.reset()
+  }
+})
+
+test('run-task-directly: runScheduledTask({ name }) runs a wired task at once, under the trace id cron-<name>-<timestamp>', async () => {
+  const logger = services.logger as any
+  const scope = logger.scope
+  const traceIds: string[] = []
+  logger.scope = function (traceId: string) {
+    traceIds.push(traceId)
+    return scope.call(logger, traceId)
+  }
+  try {
+    const ran = nextInfoLog(services, DIGEST)
+    const before = Date.now()
+    await runScheduledTask({ name: 'daily-digest' })
+    await ran
+    const [, stamp] = /^cron-daily-digest-(\d+)$/.exec(traceIds[0] ?? '') ?? []
+    assert.ok(stamp && Number(stamp) >= before && Number(stamp) <= Date.now(), traceIds.join())
+    await runScheduledTask({ name: 'daily-digest', traceId: 'k8s-daily-digest-1' })
+    assert.equal(traceIds.at(-1), 'k8s-daily-digest-1')
+  } finally {
+    logger.scope = scope
+  }
+})
+
+test('run-task-unknown: runScheduledTask rejects an unknown name with "Scheduled task not found"', async () => {
+  await assert.rejects(runScheduledTask({ name: 'weekly-digest' }), (error: Error) => {
+    assert.match(error.message, /^Scheduled task not found/)
+    return true
+  })
+})
+
+test('remind-me-in-runs: remindMeIn with delay "30m" calls sendReminder with the to-do\'s id 30 minutes later', async () => {
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 5, 12, 0, 0) })
+  try {
+    const todo = await services.todoStore.create({ ownerId: owner.userId, title: 'Call the plumber', done: false })
+    const { taskId } = await callerAs(services, owner).invoke('remindMeIn', { todoId: todo.todoId, delay: '30m' })
+    const task = await scheduler.getTask(taskId)
+    assert.equal(task?.rpcName, 'sendReminder')
+    assert.deepEqual(task?.data, { todoId: todo.todoId })
+    assert.equal(task?.status, 'scheduled')
+    assert.equal(task?.scheduledFor.getTime(), Date.now() + 30 * MINUTE)
+    assert.deepEqual(
+      (await scheduler.getAllTasks()).map((t) => t.taskId),
+      [taskId],
+    )
+    const reminded = nextInfoLog(services, /^Reminder for u-lin: "Call the plumber"/)
+    mock.timers.tick(30 * MINUTE - 1)
+    await settle()
+    assert.ok(await scheduler.getTask(taskId))
+    mock.timers.tick(1)
+    await reminded
+    // Done and forgotten: the pending list no longer has it.
+    assert.equal(await scheduler.getTask(taskId), null)
+  } finally {
+    mock.timers.reset()
+  }
+})
+
+test('unschedule-cancels: unschedule answers true for a pending call, which then never runs, and false the second time', async () => {
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 6, 12, 0, 0) })
+  const logger = services.logger as any
+  const info = logger.info
+  let reminders = 0
+  logger.info = function (this: unknown, ...args: unknown[]) {
+    if (/^Reminder for/.test(String(args[0]))) reminders++
+    return info.apply(this, args)
+  }
+  try {
+    const todo = await services.todoStore.create({ ownerId: owner.userId, title: 'Cancelled', done: false })
+    const taskId = await scheduler.scheduleRPC('5m', 'sendReminder', { todoId: todo.todoId })
+    assert.equal(await scheduler.unschedule(taskId), true)
+    assert.equal(await scheduler.unschedule(taskId), false)
+    mock.timers.tick(10 * MINUTE)
+    await settle()
+    assert.equal(reminders, 0)
+  } finally {
+    logger.info = info
+    mock.timers.reset()
+  }
+})
+
+test('invalid-duration: a delay such as "1.5h" or "5 min" is refused with "Invalid duration format"', async () => {
+  const todo = await services.todoStore.create({ ownerId: owner.userId, title: 'Odd delays', done: false })
+  const caller = callerAs(services, owner)
+  for (const delay of ['1.5h', '5 min']) {
+    await assert.rejects(caller.invoke('remindMeIn', { todoId: todo.todoId, delay }), (error: Error) => {
+      assert.equal(error.constructor, Error)
+      assert.match(error.message, /^Invalid duration format/)
+      return true
+    })
+  }
+  assert.deepEqual(await scheduler.getAllTasks(), [])
+})
+
+test('duration-units: "500ms", "2days", "1week" and a number of milliseconds are all accepted', async () => {
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 7, 12, 0, 0) })
+  try {
+    const now = Date.now()
+    const cases: Array<[string | number, number]> = [['500ms', 500], ['30s', 30_000], ['2days', 2 * 24 * 60 * MINUTE], ['1week', 7 * 24 * 60 * MINUTE], [1234, 1234]]
+    for (const [delay, ms] of cases) {
+      const taskId = await scheduler.scheduleRPC(delay, 'sendReminder', { todoId: 'none' })
+      assert.equal((await scheduler.getTask(taskId))?.scheduledFor.getTime(), now + ms, String(delay))
+      await scheduler.unschedule(taskId)
+    }
+  } finally {
+    mock.timers.reset()
+  }
+})
+
+test('failed-delayed-rpc-logged: a delayed call whose function fails is logged as "Failed to execute delayed RPC"', async () => {
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 8, 12, 0, 0) })
+  const logger = services.logger as any
+  const error = logger.error
+  const logged = new Promise<string>((resolve) => {
+    logger.error = function (this: unknown, ...args: unknown[]) {
+      resolve(args.map(String).join(' '))
+      return error.apply(this, args)
+    }
+  })
+  try {
+    await scheduler.scheduleRPC(10, 'noSuchFunction', {})
+    mock.timers.tick(10)
+    assert.match(await logged, /^Failed to execute delayed RPC 'noSuchFunction': /)
+  } finally {
+    logger.error = error
+    mock.timers.reset()
+  }
+})
