@@ -8,6 +8,7 @@ import {
   LocalVariablesService,
   assertSecretAllowedForHost,
   SecretHostNotAllowedError,
+  type CredentialService,
 } from '@pikku/core/services'
 import { runPikkuFunc } from '@pikku/core/function'
 import { pikkuState } from '@pikku/core/state'
@@ -25,6 +26,9 @@ before(async () => {
   app = await startSignedInApp()
 })
 after(() => app.stop())
+
+/** The app's credential service (src/services.ts always builds one; its generated type marks it optional). */
+const credentialsOf = () => app.services.credentialService as CredentialService
 
 /** A secret service reading the given environment, as the app's is built over process.env. */
 const secretsFrom = (env: Record<string, string>) => new LocalSecretService(new LocalVariablesService(env))
@@ -162,7 +166,7 @@ test('credential-missing-403: addTodoToCalendar without a linked calendar throws
 })
 
 test('get-credential-one-load: getCredential loads the caller\'s credentials with one getAll call, null for one not linked', async () => {
-  const credentials = app.services.credentialService
+  const credentials = credentialsOf()
   await credentials.set('google-calendar', { accessToken: 'token-a' }, 'alice')
   const original = credentials.getAll.bind(credentials)
   const loads: (string | undefined)[] = []
@@ -188,12 +192,12 @@ test('get-credential-one-load: getCredential loads the caller\'s credentials wit
 })
 
 test('get-credential-no-user-null: a call with no session gets null from getCredential', async () => {
-  await app.services.credentialService.set('google-calendar', { accessToken: 'token-a' }, 'alice')
+  await credentialsOf().set('google-calendar', { accessToken: 'token-a' }, 'alice')
   registerProbe('readCredentialSessionless', {
     func: async (_s: unknown, _d: unknown, wire: any) => ({ calendar: await wire.getCredential('google-calendar') }),
   }, { sessionless: true })
   assert.deepEqual(await run('readCredentialSessionless', {}), { calendar: null })
-  await app.services.credentialService.delete('google-calendar', 'alice')
+  await credentialsOf().delete('google-calendar', 'alice')
 })
 
 test('set-credential-not-stored: wire.setCredential puts a value on this call only, without storing it', async () => {
@@ -205,7 +209,7 @@ test('set-credential-not-stored: wire.setCredential puts a value on this call on
   })
   const result = await run('setsCredential', {}, { session: { userId: 'bob', role: 'member' } })
   assert.deepEqual(result, { calendar: { accessToken: 'just-this-call' } })
-  assert.equal(await app.services.credentialService.has('google-calendar', 'bob'), false)
+  assert.equal(await credentialsOf().has('google-calendar', 'bob'), false)
 })
 
 test('list-my-connections: listMyConnections reports the calendar as connected once the user has a token', async () => {
@@ -213,7 +217,7 @@ test('list-my-connections: listMyConnections reports the calendar as connected o
   const session = { session: { userId: 'carol', role: 'member' } }
   const before = (await run('listMyConnections', undefined, session)) as { connections: { name: string; connected: boolean }[] }
   assert.deepEqual(before.connections.find((c) => c.name === 'google-calendar')?.connected, false)
-  await app.services.credentialService.set('google-calendar', { accessToken: 't' }, 'carol')
+  await credentialsOf().set('google-calendar', { accessToken: 't' }, 'carol')
   const after = (await run('listMyConnections', undefined, session)) as typeof before
   assert.deepEqual(after.connections.find((c) => c.name === 'google-calendar')?.connected, true)
 })

@@ -1,0 +1,162 @@
+// The serverless entry files run locally: src/runtimes/lambda.ts (@pikku/lambda) called with synthetic API Gateway,
+// SQS and EventBridge invocations, and src/runtimes/cloudflare.ts (@pikku/cloudflare) called with a fetch Request,
+// both in Node.js. No AWS or Cloudflare service is reached: nothing here publishes a job.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { APIGatewayEvent, APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda'
+import { getSingletonServices } from '@pikku/core/state'
+import { stopSingletonServices } from '@pikku/core/utils'
+import { SQSQueueService } from '@pikku/aws-services'
+import { runFetchV2 } from '@pikku/lambda/http'
+import { quiet } from './harness/app.js'
+
+process.env.AWS_REGION ??= 'eu-west-1'
+process.env.SQS_QUEUE_URL_PREFIX ??= 'http://127.0.0.1:9/000000000000/'
+const lambda = await import('../../src/runtimes/lambda.js')
+
+const restEvent = (method: string, path: string, headers: Record<string, string> = {}, body: string | null = null) =>
+  ({
+    httpMethod: method,
+    path,
+    headers: { host: 'localhost', ...headers },
+    queryStringParameters: null,
+    body,
+    isBase64Encoded: false,
+  }) as unknown as APIGatewayEvent
+
+const sqsEvent = (records: { id: string; body: string; queue?: string }[]): SQSEvent => ({
+  Records: records.map(({ id, body, queue = 'todo-reminders' }) => ({
+    messageId: id,
+    body,
+    eventSourceARN: `arn:aws:sqs:eu-west-1:000000000000:${queue}`,
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()) },
+  })) as never,
+})
+
+before(async () => {
+  // The first call builds the services (the entry file's cold start); a preflight logs nothing, then the logger
+  // is quieted for the suite.
+  await lambda.http(restEvent('OPTIONS', '/health'))
+  quiet(getSingletonServices() as never)
+})
+after(() => stopSingletonServices())
+
+test('lambda-rest-health: a REST API event for GET /health answers statusCode 200 and {"status":"ok"}', async () => {
+  const result = await lambda.http(restEvent('GET', '/health'))
+  assert.equal(result.statusCode, 200)
+  assert.deepEqual(JSON.parse(result.body), { status: 'ok' })
+})
+
+test('lambda-session-403: a session route called with no credential answers 403 on Lambda too', async () => {
+  const result = await lambda.http(restEvent('GET', '/todos'))
+  assert.equal(result.statusCode, 403)
+})
+
+test('lambda-services-once: the singleton services are built on the first call and reused by the next', async () => {
+  const first = getSingletonServices()
+  await lambda.http(restEvent('GET', '/health'))
+  assert.equal(getSingletonServices(), first)
+})
+
+test('lambda-options-preflight: runFetch answers OPTIONS itself with 200 and fixed allow headers, no origin', async () => {
+  const result = await lambda.http(restEvent('OPTIONS', '/todos', { origin: 'http://localhost:5173' }))
+  assert.equal(result.statusCode, 200)
+  assert.match(String(result.headers?.['access-control-allow-methods']), /PATCH/)
+  assert.match(String(result.headers?.['access-control-allow-headers']), /Authorization/)
+  assert.equal(result.headers?.['access-control-allow-origin'], undefined)
+})
+
+test('lambda-v2-options-origin: runFetchV2 answers OPTIONS echoing the request origin', async () => {
+  const event = {
+    rawPath: '/todos',
+    rawQueryString: '',
+    headers: { host: 'localhost', origin: 'http://localhost:5173' },
+    requestContext: { http: { method: 'OPTIONS' } },
+    isBase64Encoded: false,
+  } as unknown as APIGatewayProxyEventV2
+  const result = (await runFetchV2(event)) as { statusCode: number; headers: Record<string, string> }
+  assert.equal(result.statusCode, 200)
+  assert.equal(result.headers['access-control-allow-origin'], 'http://localhost:5173')
+})
+
+test('lambda-v2-health: runFetchV2 serves an HTTP API (payload 2.0) event', async () => {
+  const event = {
+    rawPath: '/health',
+    rawQueryString: '',
+    headers: { host: 'localhost' },
+    requestContext: { http: { method: 'GET' } },
+    isBase64Encoded: false,
+  } as unknown as APIGatewayProxyEventV2
+  const result = (await runFetchV2(event)) as { statusCode: number; body: string }
+  assert.equal(result.statusCode, 200)
+  assert.deepEqual(JSON.parse(result.body), { status: 'ok' })
+})
+
+test('sqs-worker-by-queue-name: runSQSQueueWorker runs the worker named by the ARN and reports only failed records', async () => {
+  const result = await lambda.reminders(
+    sqsEvent([
+      { id: 'm-ok', body: JSON.stringify({ todoId: 'gone' }) },
+      { id: 'm-bad', body: JSON.stringify({ notATodoId: 1 }) },
+    ]),
+  )
+  assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-bad' }] })
+})
+
+test('sqs-unknown-queue-fails: a record from a queue no worker is wired to is reported as failed', async () => {
+  const result = await lambda.reminders(sqsEvent([{ id: 'm-other', body: '{}', queue: 'todo-other' }]))
+  assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-other' }] })
+})
+
+test('eventbridge-daily-digest: the dailyDigest handler runs the daily-digest task', async () => {
+  const logged: string[] = []
+  const logger = getSingletonServices().logger
+  const original = logger.info
+  logger.info = ((message: string) => void logged.push(String(message))) as never
+  try {
+    await lambda.dailyDigest()
+  } finally {
+    logger.info = original
+  }
+  assert.ok(logged.includes('Sending the daily digest of open to-dos'))
+})
+
+test('sqs-service-needs-options: SQSQueueService from @pikku/aws-services without options fails with "Cannot read properties of undefined"', () => {
+  assert.throws(() => new (SQSQueueService as any)(), { name: 'TypeError', message: /Cannot read properties of undefined/ })
+})
+
+test('sqs-delay-limit: SQSQueueService refuses a delay above 900 seconds before sending anything', async () => {
+  const queue = new SQSQueueService({ region: 'eu-west-1', queueUrlPrefix: 'http://127.0.0.1:9/000000000000/' })
+  await assert.rejects(queue.add('todo-reminders', { todoId: 't' }, { delay: 901_000 }), {
+    message: 'SQS delay cannot exceed 900 seconds (15 minutes). Requested: 901s',
+  })
+})
+
+test('cloudflare-fetch-health: the Worker entry serves GET /health from a fetch Request in Node.js', async () => {
+  await import('./harness/core-cloudflare.js')
+  const { default: worker } = await import('../../src/runtimes/cloudflare.js')
+  const response = await worker.fetch(new Request('http://localhost/health'), { TODO_TEST_VAR: 'copied' })
+  assert.equal(response.status, 200)
+  assert.deepEqual(await response.json(), { status: 'ok' })
+  // The entry copies the Worker's string variables into process.env before building services.
+  assert.equal(process.env.TODO_TEST_VAR, 'copied')
+  quiet(getSingletonServices() as never)
+  const forbidden = await worker.fetch(new Request('http://localhost/todos'), {})
+  assert.equal(forbidden.status, 403)
+})
+
+test('cloudflare-scheduled-by-cron: the Worker scheduled handler runs the task whose schedule equals the cron, and nothing for another cron', async () => {
+  const { default: worker } = await import('../../src/runtimes/cloudflare.js')
+  const logged: string[] = []
+  const logger = getSingletonServices().logger
+  const original = logger.info
+  logger.info = ((message: string) => void logged.push(String(message))) as never
+  try {
+    await worker.scheduled({ cron: '0 9 * * *', scheduledTime: Date.now() } as never, {})
+    assert.ok(logged.includes('Sending the daily digest of open to-dos'))
+    logged.length = 0
+    await worker.scheduled({ cron: '1 2 * * *', scheduledTime: Date.now() } as never, {})
+    assert.ok(!logged.includes('Sending the daily digest of open to-dos'))
+  } finally {
+    logger.info = original
+  }
+})
