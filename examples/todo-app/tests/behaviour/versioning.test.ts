@@ -1,0 +1,92 @@
+// Contract versioning at run time (docs/core-features/versioning.mdx). The app keeps no versioned function, so
+// this file registers getTodo's two contracts the way the CLI's output does when a getTodoV1 with `version: 1`
+// sits next to the unversioned getTodo (inspector resolve-versions.ts): functions 'getTodo@v1' and 'getTodo@v2',
+// and RPC names 'getTodo' -> 'getTodo@v2', 'getTodo@v1' -> 'getTodo@v1', 'getTodo@v2' -> 'getTodo@v2'.
+// Then it calls them through core's real function runner and rpc.invoke.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { addFunction, runPikkuFunc } from '@pikku/core/function'
+import { pikkuState } from '@pikku/core/state'
+import { formatVersionedId, parseVersionedId } from '@pikku/core/utils'
+import { pikkuFunc } from '#pikku/function'
+import { NotFoundError } from '#pikku/error'
+import { getTodo } from '../../src/functions/todos.functions.js'
+import { isTodoOwner } from '../../src/permissions.js'
+import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
+import { recordingLogger, registerProbe } from './harness/core-probes.js'
+
+/** The page's getTodoV1: the first published contract, with no owner and no due date. */
+const getTodoV1 = pikkuFunc<{ todoId: string }, { todoId: string; title: string; done: boolean }>({
+  description: 'Fetch one to-do by id, in the version 1 shape',
+  version: 1,
+  permissions: { isTodoOwner },
+  errors: [NotFoundError],
+  func: async ({ todoStore }, { todoId }) => {
+    const todo = await todoStore.get(todoId)
+    if (!todo) throw new NotFoundError(`No to-do with id ${todoId}`)
+    return { todoId: todo.todoId, title: todo.title, done: todo.done }
+  },
+})
+
+let app: SignedInApp
+let todoId: string
+const alice = { userId: 'alice', role: 'member' as const }
+
+before(async () => {
+  app = await startSignedInApp()
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  addFunction('getTodo@v1', getTodoV1)
+  addFunction('getTodo@v2', getTodo)
+  meta['getTodo@v1'] = { ...meta.getTodo, pikkuFuncId: 'getTodo@v1', name: 'getTodoV1', version: 1, outputSchemaName: null }
+  meta['getTodo@v2'] = { ...meta.getTodo, pikkuFuncId: 'getTodo@v2', version: 2 }
+  const rpc = pikkuState(null, 'rpc', 'meta') as Record<string, string>
+  Object.assign(rpc, { getTodo: 'getTodo@v2', 'getTodo@v1': 'getTodo@v1', 'getTodo@v2': 'getTodo@v2' })
+  // A probe that calls whatever name it is given through rpc.invoke, as one function calls another.
+  registerProbe('invokeByName', { func: async (_s: unknown, { name, data }: any, wire: any) => wire.rpc.invoke(name, data) })
+  todoId = (await app.services.todoStore.create({ ownerId: 'alice', title: 'Versioned', done: false })).todoId
+})
+after(() => app.stop())
+
+const invoke = async (name: string, wire: Record<string, unknown> = { session: alice }, logger = app.services.logger) =>
+  runPikkuFunc('rpc', 'invokeByName', 'invokeByName', {
+    singletonServices: { ...app.services, logger } as never,
+    data: () => ({ name, data: { todoId } }),
+    wire: wire as never,
+  }) as Promise<Record<string, unknown>>
+
+test('versioned-id-format: version n of a function is named <name>@v<n>', () => {
+  assert.equal(formatVersionedId('getTodo', 1), 'getTodo@v1')
+  assert.deepEqual(parseVersionedId('getTodo@v2'), { baseName: 'getTodo', version: 2 })
+  // Not a version: v0 and non-numbers stay part of the name.
+  assert.deepEqual(parseVersionedId('getTodo@v0'), { baseName: 'getTodo@v0', version: null })
+})
+
+test('versioned-name-runs-that-version: rpc.invoke("getTodo@v1") runs the version 1 contract', async () => {
+  const result = await invoke('getTodo@v1')
+  assert.deepEqual(Object.keys(result).sort(), ['done', 'title', 'todoId'])
+})
+
+test('bare-name-runs-latest: rpc.invoke("getTodo") runs the latest version', async () => {
+  const result = await invoke('getTodo')
+  assert.equal(result.ownerId, 'alice')
+})
+
+test('old-version-keeps-checks: the old version keeps its own permission guard', async () => {
+  await assert.rejects(invoke('getTodo@v1', { session: { userId: 'bob', role: 'member' } }), { name: 'ForbiddenError' })
+})
+
+test('unknown-version-serves-latest: rpc.invoke of a version nobody registered is served by the latest, without an error', async () => {
+  const result = await invoke('getTodo@v7')
+  assert.equal(result.ownerId, 'alice')
+})
+
+test('runner-unknown-version-warns: the function runner given an unregistered version runs the base name and logs a warning', async () => {
+  const { logger, lines } = recordingLogger()
+  const result = await runPikkuFunc('rpc', 'listTodos', 'listTodos@v3', {
+    singletonServices: { ...app.services, logger } as never,
+    data: () => ({}),
+    wire: { session: alice } as never,
+  })
+  assert.ok(Array.isArray((result as { todos: unknown[] }).todos))
+  assert.ok(lines.some((l) => l.level === 'warn' && l.text === "Version 'listTodos@v3' not registered, resolved to 'listTodos'"))
+})
