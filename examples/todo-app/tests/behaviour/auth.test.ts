@@ -1,0 +1,157 @@
+// The app's three auth middlewares (src/auth.ts) on the real @pikku/express, with the `jwt` service of
+// src/jwt-service.ts added to the singleton services, as src/services.auth.skill.ts does.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { LocalSecretService, LocalVariablesService, type JWTService } from '@pikku/core/services'
+import { JoseJWTService } from '@pikku/jose'
+import { createJWTService } from '../../src/jwt-service.js'
+import { startExpressApp, type RunningApp } from './harness/app.js'
+
+let app: RunningApp
+let jwt: JWTService
+
+const alice = { userId: 'u_alice', role: 'member' as const }
+const bob = { userId: 'u_bob', role: 'member' as const }
+const token = (session: object) => jwt.encode({ value: 1, unit: 'hour' }, session)
+
+/** The caller the app saw: the owner of a to-do created with these headers. */
+const createdBy = async (headers: Record<string, string>, query = '') => {
+  const response = await fetch(`${app.url}/todos${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ title: 'Who am I?' }),
+  })
+  return { status: response.status, body: await response.json() }
+}
+
+before(async () => {
+  process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
+  jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  app = await startExpressApp({ jwt })
+})
+after(() => app.stop())
+
+test('bearer-session: a Bearer JWT signed by the jwt service becomes the session', async () => {
+  const { status, body } = await createdBy({ authorization: `Bearer ${await token(alice)}` })
+  assert.equal(status, 200)
+  assert.equal(body.ownerId, 'u_alice')
+})
+
+test('no-credential-403: a session function called with no credential answers 403 "Authentication required"', async () => {
+  const response = await fetch(`${app.url}/todos`)
+  assert.equal(response.status, 403)
+  const body = await response.json()
+  assert.equal(body.message, 'Authentication required')
+  assert.equal(body.name, 'ForbiddenError')
+})
+
+test('bearer-wrong-scheme-401: an Authorization header with another scheme answers 401', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } })
+  assert.equal(response.status, 401)
+  assert.equal((await response.json()).name, 'InvalidSessionError')
+})
+
+test('bearer-lowercase-401: a lowercase "bearer" scheme with a valid token answers 401', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { authorization: `bearer ${await token(alice)}` } })
+  assert.equal(response.status, 401)
+})
+
+test('bearer-scheme-public-route-401: the scheme check also runs on a public route (auth: false)', async () => {
+  const response = await fetch(`${app.url}/health`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } })
+  assert.equal(response.status, 401)
+})
+
+test('bearer-forged-500: a token signed with another key answers 500 with an errorId', async () => {
+  const other = new JoseJWTService(async () => [{ id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' }])
+  const forged = await other.encode({ value: 1, unit: 'hour' }, alice)
+  await assert.rejects(jwt.decode(forged))
+  const response = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${forged}` } })
+  assert.equal(response.status, 500)
+  assert.equal(typeof (await response.json()).errorId, 'string')
+})
+
+test('bearer-garbage-500: a malformed bearer token answers 500, not 401', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { authorization: 'Bearer not-a-jwt' } })
+  assert.equal(response.status, 500)
+})
+
+test('bearer-expired-500: an expired token answers 500, not 401', async () => {
+  const expired = await jwt.encode({ value: -1, unit: 'hour' }, alice)
+  await assert.rejects(jwt.decode(expired), { code: 'ERR_JWT_EXPIRED' })
+  const response = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${expired}` } })
+  assert.equal(response.status, 500)
+})
+
+test('stale-cookie-public-500: a cookie that does not verify breaks the public GET /health with a 500', async () => {
+  const response = await fetch(`${app.url}/health`, { headers: { cookie: 'todo_session=not-a-jwt' } })
+  assert.equal(response.status, 500)
+})
+
+test('cookie-session: a todo_session cookie holding a signed session becomes the session', async () => {
+  const { status, body } = await createdBy({ cookie: `todo_session=${await token(alice)}` })
+  assert.equal(status, 200)
+  assert.equal(body.ownerId, 'u_alice')
+})
+
+test('cookie-not-rewritten: an ordinary request with a cookie gets no Set-Cookie back', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { cookie: `todo_session=${await token(alice)}` } })
+  assert.equal(response.status, 200)
+  assert.equal(response.headers.get('set-cookie'), null)
+})
+
+test('cookie-identityless-403: a cookie whose token holds only JWT timestamps is no session', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { cookie: `todo_session=${await token({})}` } })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Authentication required')
+})
+
+test('apikey-header: an x-api-key header holding a signed session becomes the session', async () => {
+  const { status, body } = await createdBy({ 'x-api-key': await token(bob) })
+  assert.equal(status, 200)
+  assert.equal(body.ownerId, 'u_bob')
+})
+
+test('apikey-query-ignored-403: with source "header", an apiKey query parameter is not read', async () => {
+  const { status, body } = await createdBy({}, `?apiKey=${await token(bob)}`)
+  assert.equal(status, 403)
+  assert.equal(body.message, 'Authentication required')
+})
+
+test('apikey-opaque-500: an opaque (non-JWT) API key answers 500', async () => {
+  const { status } = await createdBy({ 'x-api-key': 'sk_live_0123456789abcdef' })
+  assert.equal(status, 500)
+})
+
+test('bearer-then-apikey-last-wins: with a bearer token and an API key, the API key\'s session is used', async () => {
+  const { status, body } = await createdBy({
+    authorization: `Bearer ${await token(alice)}`,
+    'x-api-key': await token(bob),
+  })
+  assert.equal(status, 200)
+  assert.equal(body.ownerId, 'u_bob')
+})
+
+test('bearer-then-cookie-last-wins: with a bearer token and a cookie, the cookie\'s session is used', async () => {
+  const { status, body } = await createdBy({
+    authorization: `Bearer ${await token(alice)}`,
+    cookie: `todo_session=${await token(bob)}`,
+  })
+  assert.equal(status, 200)
+  assert.equal(body.ownerId, 'u_bob')
+})
+
+test('no-jwt-service-403: with no jwt service, a valid bearer token, cookie or API key is ignored and the call answers 403', async () => {
+  const services = app.services as { jwt?: JWTService }
+  const saved = services.jwt
+  delete services.jwt
+  try {
+    const signed = await token(alice)
+    for (const headers of [{ authorization: `Bearer ${signed}` }, { cookie: `todo_session=${signed}` }, { 'x-api-key': signed }]) {
+      const { status, body } = await createdBy(headers)
+      assert.equal(status, 403)
+      assert.equal(body.message, 'Authentication required')
+    }
+  } finally {
+    services.jwt = saved
+  }
+})

@@ -1,0 +1,159 @@
+// Sessions on the real @pikku/express: functions that change the session (src/functions/session.functions.ts),
+// the cookie authCookie writes and clears for them, readonly sessions, and a session store over HTTP.
+// The `jwt` service of src/jwt-service.ts is added to the singleton services, as src/services.auth.skill.ts does.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import {
+  InMemorySessionStore,
+  LocalSecretService,
+  LocalVariablesService,
+  type JWTService,
+} from '@pikku/core/services'
+import type { UserSession } from '../../src/application-types.js'
+import { createJWTService } from '../../src/jwt-service.js'
+import { startExpressApp, type RunningApp } from './harness/app.js'
+
+/** An in-memory session store that records every call the runner makes to it. */
+class RecordingSessionStore extends InMemorySessionStore<UserSession> {
+  calls: string[] = []
+  override async get(id: string) {
+    this.calls.push(`get ${id}`)
+    return super.get(id)
+  }
+  override async set(id: string, session: UserSession) {
+    this.calls.push(`set ${id}`)
+    return super.set(id, session)
+  }
+  override async clear(id: string) {
+    this.calls.push(`clear ${id}`)
+    return super.clear(id)
+  }
+}
+
+let app: RunningApp
+let jwt: JWTService
+const sessionStore = new RecordingSessionStore()
+
+const admin: UserSession = { userId: 'u_admin', role: 'admin' }
+const member: UserSession = { userId: 'u_member', role: 'member' }
+const token = (session: object) => jwt.encode({ value: 1, unit: 'hour' }, session)
+const cookieOf = async (session: object) => `todo_session=${await token(session)}`
+
+before(async () => {
+  process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
+  jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  app = await startExpressApp({ jwt, sessionStore })
+})
+after(() => app.stop())
+
+test('set-session-rewrites-cookie: setSession in a function makes authCookie send a new signed cookie', async () => {
+  const response = await fetch(`${app.url}/session/act-as-member`, {
+    method: 'POST',
+    headers: { cookie: await cookieOf(admin) },
+  })
+  assert.equal(response.status, 200)
+  assert.deepEqual(await response.json(), { role: 'member' })
+  const setCookie = response.headers.get('set-cookie') ?? ''
+  const value = /^todo_session=([^;]+)/.exec(setCookie)?.[1]
+  assert.ok(value, setCookie)
+  const decoded = await jwt.decode<UserSession>(value)
+  assert.equal(decoded.userId, 'u_admin')
+  assert.equal(decoded.role, 'member')
+})
+
+test('cookie-default-attributes: the cookie is HttpOnly, Secure, SameSite=Lax, Path=/ and expires with expiresIn', async () => {
+  const response = await fetch(`${app.url}/session/act-as-member`, {
+    method: 'POST',
+    headers: { cookie: await cookieOf(admin) },
+  })
+  const setCookie = response.headers.get('set-cookie') ?? ''
+  assert.match(setCookie, /; HttpOnly/)
+  assert.match(setCookie, /; Secure/)
+  assert.match(setCookie, /; SameSite=Lax/)
+  assert.match(setCookie, /; Path=\//)
+  const expires = Date.parse(/; Expires=([^;]+)/.exec(setCookie)?.[1] ?? '')
+  const sevenDays = 7 * 24 * 60 * 60 * 1000
+  assert.ok(Math.abs(expires - (Date.now() + sevenDays)) < 60_000, setCookie)
+})
+
+test('new-cookie-is-the-session: the rewritten cookie carries the new session on the next request', async () => {
+  const first = await fetch(`${app.url}/session/act-as-member`, {
+    method: 'POST',
+    headers: { cookie: await cookieOf(admin) },
+  })
+  const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0]
+  // The new session has the member role, so isAdmin now refuses the same call.
+  const second = await fetch(`${app.url}/session/act-as-member`, { method: 'POST', headers: { cookie } })
+  assert.equal(second.status, 403)
+  assert.equal((await second.json()).message, 'Permission denied')
+})
+
+test('set-session-bearer-gets-cookie: a session changed on a bearer-token call is still written as a cookie', async () => {
+  const response = await fetch(`${app.url}/session/act-as-member`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await token(admin)}` },
+  })
+  assert.equal(response.status, 200)
+  assert.match(response.headers.get('set-cookie') ?? '', /^todo_session=[^;]+;/)
+})
+
+test('clear-session-clears-cookie: clearSession makes authCookie clear the cookie (empty, Max-Age=0, epoch expiry)', async () => {
+  const response = await fetch(`${app.url}/session`, { method: 'DELETE', headers: { cookie: await cookieOf(member) } })
+  assert.equal(response.status, 204)
+  const setCookie = response.headers.get('set-cookie') ?? ''
+  assert.match(setCookie, /^todo_session=;/)
+  assert.match(setCookie, /; Max-Age=0/)
+  assert.match(setCookie, /; Expires=Thu, 01 Jan 1970 00:00:00 GMT/)
+})
+
+test('sign-out-needs-session-403: signing out with no session answers 403', async () => {
+  const response = await fetch(`${app.url}/session`, { method: 'DELETE' })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Authentication required')
+})
+
+test('readonly-session-403: a readonly session calling a function not marked readonly answers 403 ReadonlySessionError', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    headers: { authorization: `Bearer ${await token({ ...member, readonly: true })}` },
+  })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).name, 'ReadonlySessionError')
+})
+
+test('readonly-session-readonly-function: a readonly session passes the readonly check of a function marked readonly', async () => {
+  // getReminderRun is marked readonly: the call gets past the session checks and the function answers 404 itself.
+  const response = await fetch(`${app.url}/reminder-runs/no-such-run`, {
+    headers: { authorization: `Bearer ${await token({ ...member, readonly: true })}` },
+  })
+  assert.equal(response.status, 404)
+})
+
+test('readonly-session-rpc-endpoint-403: a readonly session is refused by the public RPC endpoint, even for a readonly function', async () => {
+  // The endpoint's own function (rpcCaller) is not marked readonly, and the check runs on it first.
+  const response = await fetch(`${app.url}/rpc/countOpenTodos`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${await token({ ...member, readonly: true })}`,
+    },
+    body: JSON.stringify({ rpcName: 'countOpenTodos', data: {} }),
+  })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).name, 'ReadonlySessionError')
+})
+
+test('store-untouched-over-http: with a sessionStore, HTTP calls whose session came from middleware never read or write it', async () => {
+  sessionStore.calls.length = 0
+  await sessionStore.set('u_member', { ...member, role: 'admin' })
+  sessionStore.calls.length = 0
+  const changed = await fetch(`${app.url}/session/act-as-member`, {
+    method: 'POST',
+    headers: { cookie: await cookieOf(admin) },
+  })
+  assert.equal(changed.status, 200)
+  const cleared = await fetch(`${app.url}/session`, { method: 'DELETE', headers: { cookie: await cookieOf(member) } })
+  assert.equal(cleared.status, 204)
+  assert.deepEqual(sessionStore.calls, [])
+  // The stored session is still there: clearSession did not reach the store.
+  assert.equal((await sessionStore.get('u_member'))?.role, 'admin')
+})
