@@ -71,6 +71,31 @@ test('start-fires-at-nine: after start(), daily-digest runs when the local clock
   }
 })
 
+test('local-time-zone: in a process with TZ=Asia/Kolkata, daily-digest runs at 09:00 Kolkata time (03:30 UTC), not at 09:00 UTC', async () => {
+  const tz = process.env.TZ
+  process.env.TZ = 'Asia/Kolkata'
+  // 03:00 UTC is 08:30 in Kolkata (UTC+5:30, no daylight saving).
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.UTC(2026, 2, 9, 3, 0, 0) })
+  const digests = countDigests()
+  try {
+    assert.equal(new Date().getTimezoneOffset(), -330)
+    await scheduler.start()
+    mock.timers.tick(29 * MINUTE)
+    await settle()
+    assert.equal(digests.runs, 0)
+    const ran = nextInfoLog(services, DIGEST)
+    mock.timers.tick(MINUTE)
+    await ran
+    assert.equal(new Date().toISOString(), '2026-03-09T03:30:00.000Z')
+  } finally {
+    digests.restore()
+    await scheduler.stop()
+    mock.timers.reset()
+    if (tz === undefined) delete process.env.TZ
+    else process.env.TZ = tz
+  }
+})
+
 test('stop-ends-crons: after stop(), 09:00 passes without a run', async () => {
   mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 3, 8, 59, 0) })
   const digests = countDigests()
