@@ -206,13 +206,16 @@ test('getjob-unknown-queue-throws: getJob throws "Queue \'...\' not found." for 
   await assert.rejects(fresh.getJob('todo-cleanup', '1'), { message: "Queue 'todo-cleanup' not found." })
 })
 
-test('publish-ignores-connection: the factory\'s own queue service publishes to 127.0.0.1:6379, not to the Redis the factory was given', async (t) => {
-  // A stand-in Redis on the default port, which forwards to the test's redis-server and records that it was used.
+/**
+ * A stand-in Redis on BullMQ's default address, 127.0.0.1:6379, which forwards to the test's redis-server and
+ * resolves `used` on its first connection. Undefined when the port is taken on this machine.
+ */
+const defaultPortProxy = async () => {
   const sockets: Socket[] = []
-  let usedDefault!: () => void
-  const defaultPortUsed = new Promise<void>((resolve) => (usedDefault = resolve))
+  let markUsed!: () => void
+  const used = new Promise<void>((resolve) => (markUsed = resolve))
   const proxy: Server = createServer((client) => {
-    usedDefault()
+    markUsed()
     const upstream = connect(redis.port, redis.host)
     sockets.push(client, upstream)
     client.pipe(upstream).pipe(client)
@@ -223,20 +226,65 @@ test('publish-ignores-connection: the factory\'s own queue service publishes to 
     proxy.once('error', () => resolve(false))
     proxy.listen(6379, '127.0.0.1', () => resolve(true))
   })
-  if (!listening) return t.skip('port 6379 is taken on this machine')
+  if (!listening) return undefined
+  return {
+    used,
+    close: async () => {
+      sockets.forEach((s) => s.destroy())
+      await new Promise((resolve) => proxy.close(resolve))
+    },
+  }
+}
+
+/** Closes the BullMQ Queue and QueueEvents objects a BullQueueService opened (protected fields). */
+const closePublisher = async (service: BullQueueService) => {
+  const inner = service as any
+  await Promise.all([...inner.queues.values(), ...inner.queueEvents.values()].map((o: { close(): Promise<void> }) => o.close()))
+}
+
+test('publish-ignores-connection: the factory\'s own queue service publishes to 127.0.0.1:6379, not to the Redis the factory was given', async (t) => {
+  const proxy = await defaultPortProxy()
+  if (!proxy) return t.skip('port 6379 is taken on this machine')
   const factoryService = new BullServiceFactory({ host: redis.host, port: redis.port }).getQueueService()
   try {
     const todo = await dueIn(30 * 60 * 1000)
     const jobId = await factoryService.add('todo-reminders', { todoId: todo.todoId })
-    await defaultPortUsed
+    // The job went through the stand-in on the default port, which forwards to the test's Redis, where the worker is.
+    await proxy.used
     const job = await queueService.getJob('todo-reminders', jobId)
     assert.deepEqual(await job!.waitForCompletion!(10_000), { reminded: true })
   } finally {
-    const inner = factoryService as any
-    await Promise.all([...inner.queues.values(), ...inner.queueEvents.values()].map((o: { close(): Promise<void> }) => o.close()))
-    sockets.forEach((s) => s.destroy())
-    await new Promise((resolve) => proxy.close(resolve))
+    await closePublisher(factoryService)
+    await proxy.close()
   }
+})
+
+test('factory-close-leaves-publisher-open: BullServiceFactory.close() leaves the queue service\'s Redis connection open', async (t) => {
+  const proxy = await defaultPortProxy()
+  if (!proxy) return t.skip('port 6379 is taken on this machine')
+  const factory = new BullServiceFactory({ host: redis.host, port: redis.port })
+  const publisher = factory.getQueueService()
+  try {
+    await publisher.add('todo-cleanup', { ownerId: 'nobody' })
+    await factory.close()
+    const queue = (publisher as any).queues.get('todo-cleanup') as Queue
+    assert.equal((await (queue.getBackend() as any).client).status, 'ready')
+  } finally {
+    await closePublisher(publisher)
+    await proxy.close()
+  }
+})
+
+test('connected-service-workaround: a BullQueueService subclass that hands createQueue the connection publishes to the factory\'s Redis', async () => {
+  // ConnectedBullQueueService (harness/queues.ts) is the subclass docs/runtimes/bullmq.mdx shows; every job above went through it.
+  const todo = await dueIn(30 * 60 * 1000)
+  const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId })
+  const queue = (queueService as any).queues.get('todo-reminders') as Queue
+  assert.equal(((await (queue.getBackend() as any).client).options as { port: number }).port, redis.port)
+  const job = await queueService.getJob('todo-reminders', jobId)
+  assert.deepEqual(await job!.waitForCompletion!(10_000), { reminded: true })
+  await queueService.close()
+  assert.equal((await (queue.getBackend() as any).client).status, 'end')
 })
 
 test('scheduler-start-registers-crons: BullSchedulerService.start() registers every wireScheduler task as a BullMQ job scheduler', async () => {
