@@ -10,11 +10,17 @@ export const startTodoReminder = pikkuFunc<{ todoId: string }, { runId: string }
   description: 'Start the remind-then-escalate workflow for a to-do',
   permissions: { isTodoOwner },
   errors: [NotFoundError],
-  func: async ({ todoStore }, { todoId }, { rpc }) => {
+  func: async ({ todoStore, workflowService }, { todoId }, { rpc, session }) => {
     const todo = await todoStore.get(todoId)
     if (!todo) throw new NotFoundError(`No to-do with id ${todoId}`)
-    // The run records the caller's user id as its owner: only they may read it later.
-    return await rpc.startWorkflow('todoReminderWorkflow', { todoId })
+    // The run records the caller's user id as its owner: only they may read it later. The id is passed in the
+    // run's wire here because rpc.startWorkflow, called from an HTTP route, records none (core 0.12.90).
+    return await workflowService.startWorkflow(
+      'todoReminderWorkflow',
+      { todoId },
+      { type: 'http', id: 'startTodoReminder', pikkuUserId: session.userId },
+      rpc,
+    )
   },
 })
 // #endregion startTodoReminder

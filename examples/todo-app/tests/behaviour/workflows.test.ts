@@ -1,0 +1,263 @@
+// Workflows on the in-memory workflow service (src/services.ts): the reminder workflow started and read through the
+// app's own routes (src/wirings/reminder-runs.http.ts), step retries, the day-long sleep fired with node:test's mock
+// timers instead of real time, and the nudge graph.
+import { after, before, mock, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { WorkflowNotFoundError } from '@pikku/core/workflow'
+import { rpcFor, startSessionApp, waitFor, type SessionApp } from './harness/workflows.js'
+
+let app: SessionApp
+let services: any
+before(async () => {
+  app = await startSessionApp()
+  services = app.services
+})
+after(async () => {
+  mock.timers.reset()
+  // Clears the timers of sleeping runs, which would keep the process alive for a day.
+  await services.workflowService.close()
+  await app.stop()
+})
+
+const newTodo = (ownerId: string, title: string, done = false) => services.todoStore.create({ ownerId, title, done })
+const day = 24 * 60 * 60 * 1000
+
+/** Runs `start` with setTimeout mocked, moving the clock on by `step` ms until it settles. */
+const withMockedTimeouts = async <T>(start: () => Promise<T>, step: number): Promise<T> => {
+  mock.timers.reset()
+  mock.timers.enable({ apis: ['setTimeout'] })
+  let settled = false
+  const result = start().finally(() => (settled = true))
+  result.catch(() => {})
+  while (!settled) {
+    await new Promise((resolve) => setImmediate(resolve))
+    if (!settled) mock.timers.tick(step)
+  }
+  return result
+}
+
+/** Collects what the app logs at error level while `body` runs. */
+const loggedErrors = async (body: (errors: string[]) => Promise<void>): Promise<string[]> => {
+  const errors: string[] = []
+  const original = services.logger.error
+  services.logger.error = (...args: unknown[]) => errors.push(args.map(String).join(' '))
+  try {
+    await body(errors)
+  } finally {
+    services.logger.error = original
+  }
+  return errors
+}
+
+test('http-start-parks-at-sleep: POST /todos/:todoId/reminder returns a run id once the run reaches its sleep', async () => {
+  const todo = await newTodo('alice', 'Dentist')
+  const started = await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)
+  assert.equal(started.status, 200)
+  const { runId } = await started.json()
+  assert.match(runId, /^[0-9a-f-]{36}$/)
+  const read = await app.call('alice', 'GET', `/reminder-runs/${runId}`)
+  assert.equal(read.status, 200)
+  assert.deepEqual(await read.json(), {
+    status: 'running',
+    steps: [
+      { name: 'Remind the owner', status: 'succeeded' },
+      { name: 'Give the owner a day', status: 'scheduled' },
+    ],
+  })
+})
+
+test('run-owner-only-403: another user reading a reminder run gets 403', async () => {
+  const todo = await newTodo('alice', 'Call the bank')
+  const { runId } = await (await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)).json()
+  assert.equal((await services.workflowService.getRun(runId)).wire.pikkuUserId, 'alice')
+  const other = await app.call('bob', 'GET', `/reminder-runs/${runId}`)
+  assert.equal(other.status, 403)
+  assert.equal((await app.call('alice', 'GET', `/reminder-runs/${runId}`)).status, 200)
+})
+
+test('run-unknown-404: reading a run id the service does not hold answers 404', async () => {
+  const response = await app.call('alice', 'GET', `/reminder-runs/${crypto.randomUUID()}`)
+  assert.equal(response.status, 404)
+})
+
+test('start-needs-todo-owner-403: starting the reminder of another user\'s to-do answers 403', async () => {
+  const todo = await newTodo('alice', 'Water the plants')
+  const response = await app.call('bob', 'POST', `/todos/${todo.todoId}/reminder`)
+  assert.equal(response.status, 403)
+})
+
+test('done-todo-closed: a to-do that is already done ends the run as completed after one step, output closed', async () => {
+  const todo = await newTodo('alice', 'Already done', true)
+  const { runId } = await (await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)).json()
+  const read = await (await app.call('alice', 'GET', `/reminder-runs/${runId}`)).json()
+  assert.deepEqual(read, { status: 'completed', steps: [{ name: 'Remind the owner', status: 'succeeded' }] })
+  const run = await services.workflowService.getRun(runId)
+  assert.deepEqual(run.output, { outcome: 'closed' })
+})
+
+test('run-to-completion-output: runToCompletion returns the output of the run', async () => {
+  const todo = await newTodo('alice', 'Done before due', true)
+  const output = await services.workflowService.runToCompletion('todoReminderWorkflow', { todoId: todo.todoId }, rpcFor(services))
+  assert.deepEqual(output, { outcome: 'closed' })
+})
+
+test('sleep-timer-resume-needs-queue: when the in-memory sleep timer fires, the resume fails without a queue service and the run stays running', async () => {
+  const todo = await newTodo('carol', 'Renew passport')
+  const { runId } = await withMockedTimeouts(
+    () => services.workflowService.startWorkflow('todoReminderWorkflow', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services)),
+    1,
+  )
+  const sleepStep = () => services.workflowService.getStepState(runId, 'Give the owner a day')
+  assert.equal((await sleepStep()).status, 'scheduled')
+  const errors = await loggedErrors(async (errors) => {
+    mock.timers.tick(day - 1)
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal((await sleepStep()).status, 'scheduled')
+    mock.timers.tick(1)
+    await waitFor(sleepStep, (step: any) => step.status === 'succeeded')
+    await waitFor(async () => errors.length, (n) => n > 0)
+  })
+  mock.timers.reset()
+  assert.match(errors.join('\n'), /QueueService not configured\. Remote workflows require a queue service\./)
+  const status = await services.workflowService.getRunStatus(runId)
+  assert.equal(status.status, 'running')
+  assert.deepEqual(status.steps.map((s: any) => s.name), ['Remind the owner', 'Give the owner a day'])
+
+  // The recovery sweep finds the run (nothing in flight) but cannot resume it either.
+  const recovery = await loggedErrors(async () => {
+    const { resumed } = await services.workflowService.recoverStalledRuns({ stalledAfterMs: 0 })
+    assert.deepEqual(resumed, [])
+  })
+  assert.match(recovery.join('\n'), new RegExp(`Failed to resume stalled workflow run ${runId}: QueueService not configured`))
+})
+
+test('step-retry-then-succeed: a step that fails twice is called again after retryDelay and the run carries on', async () => {
+  const todo = await newTodo('dave', 'Book flights')
+  const realGet = services.todoStore.get
+  let calls = 0
+  services.todoStore.get = async (id: string) => {
+    calls++
+    if (calls <= 2) throw new Error('store briefly down')
+    return realGet.call(services.todoStore, id)
+  }
+  try {
+    // retryDelay is '30s': the mocked clock moves 30 s at a time.
+    const { runId } = await withMockedTimeouts(
+      () => services.workflowService.startWorkflow('todoReminderWorkflow', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services)),
+      30_000,
+    )
+    mock.timers.reset()
+    assert.equal(calls, 3)
+    const history = await services.workflowService.getRunHistory(runId)
+    assert.deepEqual(
+      history.filter((s: any) => s.stepName === 'Remind the owner').map((s: any) => [s.attemptCount, s.status]),
+      [[1, 'failed'], [2, 'failed'], [3, 'succeeded']],
+    )
+    const status = await services.workflowService.getRunStatus(runId)
+    assert.equal(status.status, 'running')
+    assert.deepEqual(status.steps.map((s: any) => [s.name, s.status, s.attempts]), [
+      ['Remind the owner', 'succeeded', 3],
+      ['Give the owner a day', 'scheduled', 1],
+    ])
+  } finally {
+    services.todoStore.get = realGet
+    mock.timers.reset()
+  }
+})
+
+test('step-retries-exhausted: with retries 3 a failing step is called three times, then the run fails with its error', async () => {
+  const todo = await newTodo('dave', 'Fix the bike')
+  const realGet = services.todoStore.get
+  let calls = 0
+  services.todoStore.get = async () => {
+    calls++
+    throw new Error('store down')
+  }
+  try {
+    const outcome = await withMockedTimeouts(
+      () =>
+        services.workflowService
+          .startWorkflow('todoReminderWorkflow', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services))
+          .then(() => 'resolved', (error: Error) => error),
+      30_000,
+    )
+    mock.timers.reset()
+    assert.equal(calls, 3)
+    // An inline run that fails rejects startWorkflow with the step's own error.
+    assert.ok(outcome instanceof Error)
+    assert.equal(outcome.message, 'store down')
+    const runs = await services.workflowService.listRuns({ workflowName: 'todoReminderWorkflow' })
+    const failed = runs.find((run: any) => run.input.todoId === todo.todoId)
+    const status = await services.workflowService.getRunStatus(failed.id)
+    assert.equal(status.status, 'failed')
+    assert.deepEqual(status.error, { message: 'store down' })
+    assert.deepEqual(status.steps.map((s: any) => [s.name, s.status, s.attempts]), [['Remind the owner', 'failed', 3]])
+  } finally {
+    services.todoStore.get = realGet
+    mock.timers.reset()
+  }
+})
+
+test('run-to-completion-failure-error: runToCompletion of a run whose step fails throws that step\'s error, not WorkflowRunFailedError', async () => {
+  const todo = await newTodo('dave', 'Paint the fence')
+  const realGet = services.todoStore.get
+  services.todoStore.get = async () => {
+    throw new Error('store down')
+  }
+  try {
+    const error = await withMockedTimeouts(
+      () =>
+        services.workflowService
+          .runToCompletion('todoReminderWorkflow', { todoId: todo.todoId }, rpcFor(services))
+          .then(() => undefined, (e: Error) => e),
+      30_000,
+    )
+    assert.ok(error instanceof Error)
+    assert.equal(error.name, 'Error')
+    assert.equal(error.message, 'store down')
+  } finally {
+    services.todoStore.get = realGet
+    mock.timers.reset()
+  }
+})
+
+test('unknown-workflow-404: starting a name that is not a generated workflow throws WorkflowNotFoundError', async () => {
+  await assert.rejects(
+    services.workflowService.startWorkflow('noSuchWorkflow', {}, { type: 'test' }, rpcFor(services)),
+    (error: Error) => error instanceof WorkflowNotFoundError && error.message === 'Workflow not found: noSuchWorkflow',
+  )
+})
+
+test('graph-foreach-steps: the nudge graph lists the open to-dos, then runs remind once per id as remind[0], remind[1]', async () => {
+  const first = await newTodo('erin', 'First')
+  const second = await newTodo('erin', 'Second')
+  await newTodo('erin', 'Finished', true)
+  const { runId } = await services.workflowService.startWorkflow(
+    'nudgeOwnerGraph',
+    { ownerId: 'erin' },
+    { type: 'test', pikkuUserId: 'erin' },
+    rpcFor(services, 'erin'),
+  )
+  const run = await services.workflowService.getRun(runId)
+  assert.equal(run.status, 'completed')
+  const history = await services.workflowService.getRunHistory(runId)
+  assert.deepEqual(
+    history.map((s: any) => [s.stepName, s.status, s.result]),
+    [
+      ['findOpen', 'succeeded', { todoIds: [first.todoId, second.todoId] }],
+      ['remind[0]', 'succeeded', { reminded: true }],
+      ['remind[1]', 'succeeded', { reminded: true }],
+    ],
+  )
+})
+
+test('graph-start-node-refused: a startNode that is not an entry node is refused before any node runs', async () => {
+  const before = (await services.workflowService.listRuns({ workflowName: 'nudgeOwnerGraph' })).length
+  await assert.rejects(
+    services.workflowService.startWorkflow('nudgeOwnerGraph', { ownerId: 'erin' }, { type: 'test' }, rpcFor(services), {
+      startNode: 'remind',
+    }),
+    { message: "Workflow graph 'nudgeOwnerGraph': 'remind' is not a declared entry node" },
+  )
+  assert.equal((await services.workflowService.listRuns({ workflowName: 'nudgeOwnerGraph' })).length, before)
+})
