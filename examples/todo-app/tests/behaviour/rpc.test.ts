@@ -1,0 +1,190 @@
+// RPC behaviour of the to-do app on @pikku/express (core 0.12.90): the generated PikkuRPC client against the public
+// POST /rpc/:rpcName endpoint, rpc.invoke between functions, rpc.remote through a RedisDeploymentService on a real
+// redis-server, and what unknown or unexposed names answer.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { LocalSecretService, LocalVariablesService } from '@pikku/core/services'
+import { rpcService, RPCNotFoundError } from '@pikku/core/rpc'
+import { PikkuFetchError } from '@pikku/fetch'
+import { RedisDeploymentService } from '@pikku/redis'
+import { PikkuRPC } from '../../.pikku/pikku-rpc.gen.js'
+import { createJWTService } from '../../src/jwt-service.js'
+import { startExpressApp, type RunningApp } from './harness/app.js'
+import { startRedis, type RunningService } from './harness/services.js'
+
+let app: RunningApp
+let redis: RunningService
+let token: string
+let aliceTodoId: string
+let bobTodoId: string
+// The app's jwt service reads JWT_SECRET (and buildRemoteHeaders PIKKU_REMOTE_SECRET) through a secret service.
+const secrets = new LocalSecretService(
+  new LocalVariablesService({ JWT_SECRET: 'behaviour-suite-secret', PIKKU_REMOTE_SECRET: 'r'.repeat(32) }),
+)
+
+before(async () => {
+  const jwt = await createJWTService(secrets)
+  redis = await startRedis()
+  app = await startExpressApp({ jwt })
+  token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'alice' })
+  aliceTodoId = (await app.services.todoStore.create({ ownerId: 'alice', title: 'Write docs', done: false })).todoId
+  bobTodoId = (await app.services.todoStore.create({ ownerId: 'bob', title: 'Bob only', done: false })).todoId
+})
+after(async () => {
+  await app.stop()
+  await redis.stop()
+})
+
+/** The generated client (.pikku/pikku-rpc.gen.ts), pointed at the running app, signed in as alice unless told. */
+const client = (signedIn = true) => {
+  const rpc = new PikkuRPC()
+  rpc.setServerUrl(app.url)
+  if (signedIn) rpc.setAuthorizationJWT(token)
+  return rpc
+}
+
+/** The PikkuFetchError a client call was rejected with. */
+const fetchError = async (promise: Promise<unknown>): Promise<PikkuFetchError> => {
+  try {
+    await promise
+  } catch (error) {
+    assert.ok(error instanceof PikkuFetchError, `expected a PikkuFetchError, got ${String(error)}`)
+    return error
+  }
+  assert.fail('the call succeeded')
+}
+
+/** A raw POST to the app, as JSON, signed in as alice. */
+const post = (path: string, body: unknown) =>
+  fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  })
+
+/** wire.rpc as a runtime builds it for a call with this session (none for a queue job or scheduled task). */
+const rpcAs = (session?: { userId: string }) => rpcService.getContextRPCService(app.services, session ? { session } : {}, false)
+
+test('client-invoke: pikkuRPC.invoke runs an exposed function and resolves to its output', async () => {
+  assert.deepEqual(await client().invoke('countOpenTodos'), { open: 1, overdue: 0 })
+})
+
+test('client-no-session-403: an exposed pikkuFunc called without a credential rejects with PikkuFetchError 403', async () => {
+  const error = await fetchError(client(false).invoke('countOpenTodos'))
+  assert.equal(error.status, 403)
+  assert.equal(error.message, 'Authentication required')
+})
+
+test('client-invalid-data-422: data outside the function input schema is a 422 naming the field', async () => {
+  // The client's types refuse a numeric cursor; a JavaScript caller can still send one.
+  const error = await fetchError(client().invoke('pageTodos', { cursor: 5 } as never))
+  assert.equal(error.status, 422)
+  assert.match(error.message, /Property "cursor" does not match schema/)
+})
+
+test('not-exposed-404: a function without expose: true answers 404 RPCNotFoundError, as if it did not exist', async () => {
+  const response = await post('/rpc/deleteTodo', { rpcName: 'deleteTodo', data: { todoId: aliceTodoId } })
+  assert.equal(response.status, 404)
+  assert.deepEqual(
+    { ...((await response.json()) as object), errorId: undefined },
+    { name: 'RPCNotFoundError', message: 'RPC function not found: deleteTodo', errorId: undefined },
+  )
+  // The to-do is still there.
+  assert.ok(await app.services.todoStore.get(aliceTodoId))
+})
+
+test('unknown-name-404: a name no function has answers 404 with "RPC function not found: <name>"', async () => {
+  const response = await post('/rpc/noSuchFunction', { rpcName: 'noSuchFunction' })
+  assert.equal(response.status, 404)
+  assert.equal(((await response.json()) as { message: string }).message, 'RPC function not found: noSuchFunction')
+})
+
+test('path-fills-rpcname: the body may leave rpcName out (the path supplies it); a different one is a 422', async () => {
+  const withoutName = await post('/rpc/countOpenTodos', {})
+  assert.equal(withoutName.status, 200)
+  assert.deepEqual(await withoutName.json(), { open: 1, overdue: 0 })
+  const conflicting = await post('/rpc/countOpenTodos', { rpcName: 'pageTodos', data: {} })
+  assert.equal(conflicting.status, 422)
+  assert.equal(
+    ((await conflicting.json()) as { message: string }).message,
+    'Conflicting values for key "rpcName": "countOpenTodos" vs "pageTodos"',
+  )
+})
+
+test('invoke-session-carries: setTodoDone reaches updateTodo through rpc.invoke with the caller session', async () => {
+  const todo = await client().invoke('setTodoDone', { todoId: aliceTodoId, done: true })
+  assert.equal(todo.done, true)
+  assert.equal((await app.services.todoStore.get(aliceTodoId))?.done, true)
+  await client().invoke('setTodoDone', { todoId: aliceTodoId, done: false })
+})
+
+test('invoke-permission-403: the target permission (isTodoOwner on updateTodo) refuses through rpc.invoke: 403', async () => {
+  const error = await fetchError(client().invoke('setTodoDone', { todoId: bobTodoId, done: true }))
+  assert.equal(error.status, 403)
+  assert.equal(error.message, 'Permission denied')
+  assert.equal((await app.services.todoStore.get(bobTodoId))?.done, false)
+})
+
+test('invoke-error-propagates: a NotFoundError thrown by the target reaches the caller and the client as 404', async () => {
+  const error = await fetchError(client().invoke('setTodoDone', { todoId: 'no-such-todo', done: true }))
+  assert.equal(error.status, 404)
+  assert.equal(error.message, 'No to-do with id no-such-todo')
+})
+
+test('invoke-validates: rpc.invoke validates the target input and throws UnprocessableContentError', async () => {
+  await assert.rejects(rpcAs({ userId: 'alice' }).invoke('updateTodo', { todoId: aliceTodoId, done: 'yes' }), {
+    name: 'UnprocessableContentError',
+  })
+})
+
+test('invoke-no-session-403: a session function invoked without a session (a job, a task) throws Authentication required', async () => {
+  await assert.rejects(rpcAs().invoke('listTodos', {}), { name: 'ForbiddenError', message: 'Authentication required' })
+})
+
+test('invoke-unknown-name: rpc.invoke of an unregistered name with no deploymentService throws RPCNotFoundError', async () => {
+  // The generated types let any string through as the name, so this compiles.
+  const error = await rpcAs({ userId: 'alice' })
+    .invoke('deleteTodos', { todoId: aliceTodoId })
+    .catch((e: unknown) => e)
+  assert.ok(error instanceof RPCNotFoundError)
+  assert.equal(error.message, 'RPC function not found: deleteTodos')
+})
+
+test('remote-no-deployment-service: rpc.remote without a deploymentService fails; the route answers 500', async () => {
+  const response = await post(`/todos/${aliceTodoId}/remind`, {})
+  assert.equal(response.status, 500)
+  assert.match(
+    ((await response.json()) as { message: string }).message,
+    /^No DeploymentService configured for remote RPC: sendReminder\./,
+  )
+})
+
+test('remote-redis: through RedisDeploymentService, no registration gives "No deployment found", a peer without /remote/rpc a 404', async () => {
+  const deploymentService = new RedisDeploymentService({}, redis.url, 'pikku', app.services.jwt, secrets)
+  // Handed in after start, as src/runtimes/remote-rpc.ts hands it to the services factory; removed at the end.
+  app.services.deploymentService = deploymentService
+  try {
+    const nobody = await post(`/todos/${aliceTodoId}/remind`, {})
+    assert.equal(nobody.status, 500)
+    assert.equal(((await nobody.json()) as { message: string }).message, "No deployment found for function 'sendReminder'")
+
+    // rpc.invoke falls back to the deployment service for a name it does not have, instead of RPCNotFoundError.
+    await assert.rejects(rpcAs({ userId: 'alice' }).invoke('sendReminders', {}), {
+      message: "No deployment found for function 'sendReminders'",
+    })
+
+    // A deployment registers the app itself as the host of sendReminder. The app has no remoteRpc scaffold, so its
+    // POST /remote/rpc/sendReminder is 404.
+    await deploymentService.start({ deploymentId: 'reminders-1', endpoint: app.url, functions: ['sendReminder'] })
+    const noRoute = await post(`/todos/${aliceTodoId}/remind`, {})
+    assert.equal(noRoute.status, 500)
+    assert.equal(((await noRoute.json()) as { message: string }).message, "Remote RPC call to 'sendReminder' failed: 404")
+
+    // Still the caller's permissions first: remindNow checks isTodoOwner before anything goes remote.
+    const notOwner = await post(`/todos/${bobTodoId}/remind`, {})
+    assert.equal(notOwner.status, 403)
+  } finally {
+    delete app.services.deploymentService
+    await deploymentService.stop()
+  }
+})
