@@ -1,4 +1,4 @@
-import { pikkuChannelFunc } from '#pikku/channel'
+import { pikkuChannelConnectionFunc, pikkuChannelDisconnectionFunc, pikkuChannelFunc } from '#pikku/channel'
 import { pikkuFunc } from '#pikku/function'
 import { ForbiddenError } from '#pikku/error'
 import { todoTopic } from '../todo-events.js'
@@ -22,6 +22,18 @@ export const unsubscribeFromChanges = pikkuChannelFunc<void, { subscribed: boole
   },
 )
 // #endregion subscribeToChanges
+
+// #region connection
+/** onConnect: tells a new socket straight away whether its upgrade carried a session. */
+export const greetSocket = pikkuChannelConnectionFunc<{ signedIn: boolean }>(async (_services, _data, { session }) => ({
+  signedIn: session !== undefined,
+}))
+
+/** onDisconnect: takes the socket off its owner's topic, whichever event hub the app runs. */
+export const forgetSocket = pikkuChannelDisconnectionFunc(async ({ eventHub }, _data, { channel, session }) => {
+  if (session) await eventHub.unsubscribe(todoTopic(session.userId), channel.channelId)
+})
+// #endregion connection
 
 // #region completeTodo
 /** Marks a to-do done through updateTodo, then tells the owner's other sockets and streams. */

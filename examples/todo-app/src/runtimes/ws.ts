@@ -23,6 +23,9 @@ const server = createServer(app)
 // Upgrade requests: noServer, so Pikku decides on each one; the cap replaces ws's 100 MB default.
 const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_WS_MAX_PAYLOAD })
 pikkuWebsocketHandler({ server, wss, logger, logRoutes: true })
+// @pikku/ws 0.12.9 puts no 'error' listener on the sockets it accepts, so a frame over maxPayload would end the
+// process with an unhandled 'error' event. ws closes such a socket with 1009 by itself; this only logs it.
+wss.on('connection', (ws) => ws.on('error', (error) => logger.warn(`WebSocket error: ${error.message}`)))
 // #endregion attach
 
 const host = process.env.HOST ?? 'localhost'

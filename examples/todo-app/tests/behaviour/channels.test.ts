@@ -1,0 +1,227 @@
+// Channel behaviour of the to-do app's `todos` channel (src/wirings/todos.channel.ts) on @pikku/ws, started as
+// src/runtimes/ws.ts starts it, talked to with a raw `ws` client and with the generated PikkuWebSocket client.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { WebSocket } from 'ws'
+import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
+import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
+import type { TodoTopics } from '../../src/todo-events.js'
+import type { Todo } from '../../src/todo-store.js'
+import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
+
+let app: RunningWsApp
+const open: RawClient[] = []
+const client = async (headers: Record<string, string> = {}) => {
+  const c = new RawClient(`${app.wsUrl}/todos/live`, headers)
+  open.push(c)
+  await c.opened
+  return c
+}
+const signedIn = async (userId: string) => client({ authorization: `Bearer ${await app.token(userId)}` })
+
+before(async () => {
+  app = await startWsApp()
+})
+after(async () => {
+  await Promise.all(open.map((c) => c.close()))
+  await app.stop()
+})
+
+test('upgrade-without-session-opens: a socket with no credential still opens', async () => {
+  assert.equal(await upgradeStatus(`${app.wsUrl}/todos/live`), 101)
+})
+
+test('on-connect-reply: the value onConnect returns is the first frame, with the session the upgrade set', async () => {
+  const anonymous = await client()
+  assert.deepEqual(await anonymous.next(() => true), { signedIn: false })
+  const member = await signedIn('ann')
+  assert.deepEqual(await member.next(() => true), { signedIn: true })
+})
+
+test('unauthorized-text-then-echo: a message to a session route without a session gets the text, then the bare echo', async () => {
+  const c = await client()
+  await c.next((f) => 'signedIn' in f)
+  c.send({ action: 'getTodo', todoId: 't1' })
+  const first = await c.next(() => true, 3000, 1)
+  assert.equal(first, "Unauthorized for route 'action:getTodo'")
+  const second = await c.next(() => true, 3000, 2)
+  assert.deepEqual(second, { action: 'getTodo' })
+})
+
+test('reply-echoes-action: a routed message runs the function and its reply carries the routing key', async () => {
+  const c = await signedIn('ann')
+  const created = await c.call<Todo & { action: string }>('createTodo', { title: 'Ship docs' })
+  assert.equal(created.action, 'createTodo')
+  assert.equal(created.title, 'Ship docs')
+  assert.equal(created.ownerId, 'ann')
+  const fetched = await c.call('getTodo', { todoId: created.todoId })
+  assert.deepEqual(fetched, { ...created, action: 'getTodo' })
+})
+
+test('handler-error-reply: a handler that throws answers { error, errorName } without the action key', async () => {
+  const c = await signedIn('ann')
+  c.send({ action: 'getTodo', todoId: 'missing' })
+  const reply = await c.next((f) => 'error' in f)
+  // The text is the error class's public message, not the one getTodo threw ('No to-do with id missing').
+  assert.deepEqual(reply, { error: 'The server cannot find the requested resource.', errorName: 'NotFoundError' })
+})
+
+test('handler-error-socket-stays-open: on @pikku/ws the socket stays open after a handler error and keeps answering', async () => {
+  const c = await signedIn('ann')
+  c.send({ action: 'getTodo', todoId: 'missing' })
+  await c.next((f) => typeof f === 'object' && 'error' in f)
+  // The runner's close timer is 200 ms; wait well past it.
+  await new Promise((resolve) => setTimeout(resolve, 600))
+  assert.equal(c.ws.readyState, WebSocket.OPEN)
+  const listed = await c.call('listTodos')
+  assert.equal(listed.action, 'listTodos')
+})
+
+test('validation-error: a message that fails the input schema answers an error and the function does not run', async () => {
+  const c = await signedIn('val')
+  c.send({ action: 'createTodo' })
+  const reply = await c.next((f) => 'error' in f)
+  assert.equal(reply.errorName, 'UnprocessableContentError')
+  const listed = await c.call('listTodos')
+  assert.deepEqual(listed.todos, [])
+})
+
+test('permission-denied: another member cannot read a to-do over the channel', async () => {
+  const ann = await signedIn('ann')
+  const todo = await ann.call('createTodo', { title: 'private' })
+  const bob = await signedIn('bob')
+  bob.send({ action: 'getTodo', todoId: todo.todoId })
+  const reply = await bob.next((f) => 'error' in f)
+  assert.deepEqual(reply, {
+    error: 'The client does not have permission to access the requested resource.',
+    errorName: 'ForbiddenError',
+  })
+})
+
+test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no answer when there is no onMessage', async () => {
+  const c = await signedIn('ann')
+  c.send('not json')
+  c.send({ action: 'noSuchAction' })
+  const listed = await c.call('listTodos')
+  assert.equal(listed.action, 'listTodos')
+  // Only the greeting and the listTodos reply arrived.
+  assert.deepEqual(c.frames, [{ signedIn: true }, listed])
+})
+
+test('upgrade-unknown-path-404: an upgrade on a path no channel has is refused with 404', async () => {
+  assert.equal(await upgradeStatus(`${app.wsUrl}/no-such-channel`), 404)
+})
+
+test('upgrade-middleware-error-no-status: a malformed or invalid bearer credential drops the upgrade with no HTTP status', async () => {
+  // authBearer throws InvalidSessionError (401) for 'Basic …' and jose rejects a bad token, but the runner has no
+  // response to write to when upgrade middleware throws: @pikku/ws destroys the socket and the client sees a hang-up.
+  await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: 'Basic abc' }), /socket hang up/)
+  await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: 'Bearer not.a.jwt' }), /socket hang up/)
+})
+
+test('max-payload-1009: a frame over DEFAULT_WS_MAX_PAYLOAD (1 MiB) closes that socket with 1009; with the error listener the server carries on', async () => {
+  assert.equal(DEFAULT_WS_MAX_PAYLOAD, 1024 * 1024)
+  const c = await signedIn('ann')
+  c.ws.on('error', () => {})
+  c.send({ action: 'createTodo', title: 'x'.repeat(DEFAULT_WS_MAX_PAYLOAD) })
+  const { code } = await c.closed
+  assert.equal(code, 1009)
+  const after = await signedIn('ann')
+  assert.equal((await after.call('listTodos')).action, 'listTodos')
+})
+
+test('max-payload-crash-without-listener: without an error listener on accepted sockets, one oversized frame ends the server process', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/behaviour/harness/ws-child.ts'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG: '' },
+  })
+  try {
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once('data', (d) => resolve(JSON.parse(String(d)).port))
+      exited.then(() => reject(new Error(`child exited early:\n${stderr}`)))
+    })
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/todos/live`)
+    ws.on('error', () => {})
+    await new Promise((resolve) => ws.once('open', resolve))
+    const closed = new Promise<number>((resolve) => ws.once('close', resolve))
+    ws.send('x'.repeat(DEFAULT_WS_MAX_PAYLOAD + 1))
+    assert.equal(await closed, 1009)
+    assert.equal(await exited, 1)
+    assert.match(stderr, /Unhandled 'error' event/)
+    assert.match(stderr, /RangeError: Max payload size exceeded/)
+  } finally {
+    if (child.exitCode === null) child.kill()
+  }
+})
+
+test('event-hub-fanout: completeTodo reaches the owner’s other subscribed sockets, not the sender', async () => {
+  const a1 = await signedIn('eve')
+  const a2 = await signedIn('eve')
+  const other = await signedIn('mallory')
+  assert.deepEqual(await a1.call('subscribeToChanges'), { subscribed: true, action: 'subscribeToChanges' })
+  await a2.call('subscribeToChanges')
+  await other.call('subscribeToChanges')
+  const todo = await a1.call('createTodo', { title: 'fan out' })
+  const reply = await a1.call('completeTodo', { todoId: todo.todoId })
+  assert.equal(reply.done, true)
+  const pushed = await a2.next((f) => f.topic === 'todos:eve')
+  assert.deepEqual(pushed, { topic: 'todos:eve', data: { ...todo, done: true } })
+  // Replies on one socket come after anything pushed to it before: a later reply proves nothing was pushed.
+  await a1.call('listTodos')
+  await other.call('listTodos')
+  assert.equal(a1.frames.filter((f: any) => f.topic).length, 0)
+  assert.equal(other.frames.filter((f: any) => f.topic).length, 0)
+})
+
+test('unsubscribe-stops-pushes: after unsubscribeFromChanges a socket gets no more pushes', async () => {
+  const quitter = await signedIn('uma')
+  const stayer = await signedIn('uma')
+  const actor = await signedIn('uma')
+  await quitter.call('subscribeToChanges')
+  await stayer.call('subscribeToChanges')
+  assert.deepEqual(await quitter.call('unsubscribeFromChanges'), { subscribed: false, action: 'unsubscribeFromChanges' })
+  const todo = await actor.call('createTodo', { title: 'quiet' })
+  await actor.call('completeTodo', { todoId: todo.todoId })
+  await stayer.next((f) => f.topic === 'todos:uma')
+  await quitter.call('listTodos')
+  assert.equal(quitter.frames.filter((f: any) => f.topic).length, 0)
+})
+
+test('handler-error-runs-on-disconnect: after a handler error the open socket has had onDisconnect run and gets no pushes', async () => {
+  const failing = await signedIn('ivy')
+  const watcher = await signedIn('ivy')
+  const actor = await signedIn('ivy')
+  await failing.call('subscribeToChanges')
+  await watcher.call('subscribeToChanges')
+  failing.send({ action: 'getTodo', todoId: 'missing' })
+  await failing.next((f) => 'error' in f)
+  // Past the runner's 200 ms close timer: channel.close() ran onDisconnect (forgetSocket), the socket stayed open.
+  await new Promise((resolve) => setTimeout(resolve, 600))
+  assert.equal(failing.ws.readyState, WebSocket.OPEN)
+  const todo = await actor.call('createTodo', { title: 'after the error' })
+  await actor.call('completeTodo', { todoId: todo.todoId })
+  await watcher.next((f) => f.topic === 'todos:ivy')
+  await failing.call('listTodos')
+  assert.equal(failing.frames.filter((f: any) => f.topic).length, 0)
+})
+
+test('generated-client: PikkuWebSocket sends routed messages, matches replies and event hub topics', async () => {
+  const socket = new WebSocket(`${app.wsUrl}/todos/live`, { headers: { authorization: `Bearer ${await app.token('gen')}` } })
+  const opened = new Promise((resolve) => socket.once('open', resolve))
+  const peer = await signedIn('gen')
+  await opened
+  const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+  const actions = live.getRoute('action')
+  const subscribed = new Promise((resolve) => actions.subscribe('subscribeToChanges', resolve))
+  actions.send('subscribeToChanges', undefined)
+  assert.deepEqual(await subscribed, { subscribed: true, action: 'subscribeToChanges' })
+  const changed = new Promise<any>((resolve) => live.subscribeToEventHub('todos:gen', resolve))
+  const todo = await peer.call('createTodo', { title: 'from peer' })
+  await peer.call('completeTodo', { todoId: todo.todoId })
+  assert.deepEqual(await changed, { topic: 'todos:gen', data: { ...todo, done: true } })
+  socket.close()
+})
