@@ -188,3 +188,17 @@ test('remote-redis: through RedisDeploymentService, no registration gives "No de
     await deploymentService.stop()
   }
 })
+
+test('create-pikku-shared: createPikku (@pikku/react) gives the RPC client the fetch client, so a token set on one serves both', async () => {
+  const { createPikku } = await import('@pikku/react')
+  const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
+  const pikku = createPikku(PikkuFetch, PikkuRPC, { serverUrl: app.url })
+  pikku.rpc.setAuthorizationJWT(token)
+  assert.equal(pikku.rpc.pikkuFetch, pikku.fetch)
+  assert.deepEqual(await pikku.rpc.invoke('countOpenTodos'), { open: 1, overdue: 0 })
+  const { todos } = await pikku.fetch.get('/todos', {})
+  assert.deepEqual(
+    todos.map((todo) => todo.title),
+    ['Write docs'],
+  )
+})
