@@ -14,6 +14,8 @@ import express from 'express'
 import cors from 'cors'
 import type { Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
+import { PikkuExpressServer } from '@pikku/express'
+import { cors as pikkuCors } from '@pikku/core/middleware'
 import { freePort } from './harness/services.js'
 
 let app: RunningApp
@@ -443,4 +445,32 @@ test('cors-preflight-express-workaround: Express\'s cors package answering OPTIO
   } finally {
     await mounted.close()
   }
+})
+
+test('express-bad-json-400: malformed JSON is answered by Express\'s parser with 400, before Pikku runs', async () => {
+  const response = await fetch(`${app.url}/todos`, { method: 'POST', headers: { ...alice, ...json }, body: '{bad' })
+  assert.equal(response.status, 400)
+  assert.match(response.headers.get('content-type') ?? '', /text\/html/)
+})
+
+test('cors-preflight-express-server-workaround: on PikkuExpressServer, server.app.options(...) with the cors package before init() answers preflights 204', async () => {
+  const port = await freePort()
+  const server = new PikkuExpressServer({ port, hostname: '127.0.0.1' }, app.services.logger)
+  server.app.options(/.*/, cors({ origin: ['http://localhost:5173'], credentials: true }))
+  await server.init()
+  await server.start()
+  try {
+    const preflight = await fetch(`http://127.0.0.1:${port}/todos/t1`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' },
+    })
+    assert.equal(preflight.status, 204)
+    assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+  } finally {
+    await server.stop()
+  }
+})
+
+test('cors-wildcard-credentials-throws: cors({ credentials: true }) with the default origin throws when called', () => {
+  assert.throws(() => pikkuCors({ credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
 })
