@@ -146,7 +146,12 @@ test('no-jwt-service-403: with no jwt service, a valid bearer token, cookie or A
   delete services.jwt
   try {
     const signed = await token(alice)
-    for (const headers of [{ authorization: `Bearer ${signed}` }, { cookie: `todo_session=${signed}` }, { 'x-api-key': signed }]) {
+    const credentials: Record<string, string>[] = [
+      { authorization: `Bearer ${signed}` },
+      { cookie: `todo_session=${signed}` },
+      { 'x-api-key': signed },
+    ]
+    for (const headers of credentials) {
       const { status, body } = await createdBy(headers)
       assert.equal(status, 403)
       assert.equal(body.message, 'Authentication required')
@@ -154,4 +159,13 @@ test('no-jwt-service-403: with no jwt service, a valid bearer token, cookie or A
   } finally {
     services.jwt = saved
   }
+})
+
+test('cookie-then-apikey-last-wins: with a cookie and an API key, the API key (later in the "*" group) wins', async () => {
+  const { status, body } = await createdBy({
+    cookie: `todo_session=${await token(alice)}`,
+    'x-api-key': await token(bob),
+  })
+  assert.equal(status, 200)
+  assert.equal(body.ownerId, 'u_bob')
 })

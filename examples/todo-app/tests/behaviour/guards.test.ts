@@ -1,0 +1,223 @@
+// What stands between a request and a function on the real @pikku/express: the middleware chain and its order,
+// the session check, input validation, the app's permission guards (src/permissions.ts, src/roles.ts) and a
+// global permission. The extra middleware and the global permission are registered here before the server
+// starts, as a module the generated bootstrap imports would register them.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { LocalSecretService, LocalVariablesService, type JWTService } from '@pikku/core/services'
+import { addGlobalMiddleware, addHTTPMiddleware, pikkuMiddleware } from '#pikku/middleware'
+import { addGlobalPermission, pikkuPermission } from '#pikku/auth'
+import { createJWTService } from '../../src/jwt-service.js'
+import { startExpressApp, type RunningApp } from './harness/app.js'
+
+let app: RunningApp
+let jwt: JWTService
+const token = (session: object) => jwt.encode({ value: 1, unit: 'hour' }, session)
+const as = async (session: object) => ({ authorization: `Bearer ${await token(session)}` })
+
+const alice = { userId: 'u_alice', role: 'member' }
+const bob = { userId: 'u_bob', role: 'member' }
+const admin = { userId: 'u_admin', role: 'admin' }
+
+// ---- middleware that records what it saw, keyed by the x-trace header of the request
+const seen = new Map<string, string[]>()
+const record = (wire: { http?: { request?: { header(name: string): string | null | undefined } } }, what: string) => {
+  const trace = wire.http?.request?.header('x-trace')
+  if (trace) seen.set(trace, [...(seen.get(trace) ?? []), what])
+}
+const outermost = pikkuMiddleware({
+  name: 'outermost',
+  priority: 'highest',
+  func: async (_services, wire, next) => {
+    record(wire, `outermost in, session ${(await wire.getSession?.())?.userId ?? 'none'}`)
+    await next()
+    record(wire, `outermost out, session ${(await wire.getSession?.())?.userId ?? 'none'}`)
+  },
+})
+const globalProbe = pikkuMiddleware(async ({ secrets }, wire, next) => {
+  record(wire, `global, secrets ${typeof secrets?.getSecret}`)
+  await next()
+})
+const starProbe = pikkuMiddleware(async (_services, wire, next) => {
+  record(wire, `star, session ${(await wire.getSession?.())?.userId ?? 'none'}`)
+  if (wire.http?.request?.header('x-stop')) return
+  await next()
+})
+const twice = pikkuMiddleware(async (_services, wire, next) => {
+  record(wire, 'twice')
+  await next()
+})
+const unresolved = pikkuMiddleware(async (_services, wire, next) => {
+  record(wire, 'unresolved /todos pattern')
+  await next()
+})
+
+// ---- the global permission of the permission-guards page
+const knownRole = pikkuPermission(async (_services, _data, { session }) => {
+  if (!session) return true
+  return session.role === 'member' || session.role === 'admin'
+})
+// A guard that reaches for the secrets service, which guards do not get.
+// Even destructuring `secrets` throws, so it is only touched for a session that asks for it.
+const readsSecrets = pikkuPermission(async (services, _data, { session }) => {
+  if ((session as { probe?: boolean } | undefined)?.probe) await (services as { secrets?: { getSecret(key: string): Promise<unknown> } }).secrets?.getSecret('JWT_SECRET')
+  return true
+})
+
+before(async () => {
+  addGlobalMiddleware([globalProbe, twice])
+  addHTTPMiddleware('*', [outermost, starProbe, twice])
+  addHTTPMiddleware('/todos', [unresolved])
+  addGlobalPermission({ knownRole })
+  addGlobalPermission({ readsSecrets })
+  process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
+  jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  app = await startExpressApp({ jwt })
+})
+after(() => app.stop())
+
+const create = async (session: object, title = 'Plan sprint') => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(await as(session)) },
+    body: JSON.stringify({ title }),
+  })
+  assert.equal(response.status, 200)
+  return (await response.json()) as { todoId: string }
+}
+
+// ---- permissions
+
+test('owner-passes: the owner of a to-do may read it', async () => {
+  const { todoId } = await create(alice)
+  const response = await fetch(`${app.url}/todos/${todoId}`, { headers: await as(alice) })
+  assert.equal(response.status, 200)
+})
+
+test('not-owner-403: another member reading, changing or deleting a to-do gets 403 "Permission denied"', async () => {
+  const { todoId } = await create(alice)
+  for (const method of ['GET', 'PATCH', 'DELETE']) {
+    const response = await fetch(`${app.url}/todos/${todoId}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await as(bob)) },
+      body: method === 'PATCH' ? JSON.stringify({ done: true }) : undefined,
+    })
+    assert.equal(response.status, 403, method)
+    const body = await response.json()
+    assert.equal(body.name, 'ForbiddenError')
+    assert.equal(body.message, 'Permission denied')
+  }
+  const still = await fetch(`${app.url}/todos/${todoId}`, { headers: await as(alice) })
+  assert.equal((await still.json()).done, false)
+})
+
+test('admin-passes: an admin may read anyone\'s to-do', async () => {
+  const { todoId } = await create(alice)
+  const response = await fetch(`${app.url}/todos/${todoId}`, { headers: await as(admin) })
+  assert.equal(response.status, 200)
+})
+
+test('missing-todo-404: a to-do that does not exist answers 404 from the function, not 403 from the guard', async () => {
+  const response = await fetch(`${app.url}/todos/no-such-todo`, { headers: await as(bob) })
+  assert.equal(response.status, 404)
+})
+
+test('session-check-before-guard: with no session, a guarded function answers "Authentication required", not "Permission denied"', async () => {
+  const { todoId } = await create(alice)
+  const response = await fetch(`${app.url}/todos/${todoId}`)
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Authentication required')
+})
+
+test('validation-before-guard: invalid input from a caller the guard would refuse answers 422, not 403', async () => {
+  const { todoId } = await create(alice)
+  const response = await fetch(`${app.url}/todos/${todoId}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', ...(await as(bob)) },
+    body: JSON.stringify({ done: 'maybe' }),
+  })
+  assert.equal(response.status, 422)
+})
+
+test('pikku-auth-member-403: the pikkuAuth guard isAdmin refuses a member with 403 "Permission denied"', async () => {
+  const response = await fetch(`${app.url}/session/act-as-member`, { method: 'POST', headers: await as(bob) })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Permission denied')
+})
+
+// ---- global permissions
+
+test('global-permission-refuses: a global permission that returns false answers 403 "Permission denied"', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: await as({ userId: 'u_guest', role: 'guest' }) })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Permission denied')
+})
+
+test('global-permission-sessionless: global permissions also run for sessionless functions such as health', async () => {
+  const refused = await fetch(`${app.url}/health`, { headers: await as({ userId: 'u_guest', role: 'guest' }) })
+  assert.equal(refused.status, 403)
+  const anonymous = await fetch(`${app.url}/health`)
+  assert.equal(anonymous.status, 200)
+})
+
+test('global-and-function-gates: passing the function\'s own guard does not get past a failing global one', async () => {
+  const { todoId } = await create(alice)
+  // The owner, but with a role the global knownRole refuses: isTodoOwner would pass, the global gate does not.
+  const response = await fetch(`${app.url}/todos/${todoId}`, { headers: await as({ userId: 'u_alice', role: 'owner' }) })
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Permission denied')
+})
+
+test('guard-no-secrets: a guard that reads the secrets service throws SecretAccessDeniedError, a 500', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: await as({ ...alice, probe: true }) })
+  assert.equal(response.status, 500)
+  assert.match((await response.json()).message, /'secrets' is not available inside a permission/)
+})
+
+// ---- middleware order
+
+test('middleware-order: priority "highest" runs outermost, then global middleware, then the "*" group', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { 'x-trace': 'order', ...(await as(alice)) } })
+  assert.equal(response.status, 200)
+  const trace = seen.get('order') ?? []
+  assert.deepEqual(
+    trace.filter((line) => !line.startsWith('twice')),
+    [
+      'outermost in, session none',
+      'global, secrets function',
+      'star, session u_alice',
+      'outermost out, session u_alice',
+    ],
+  )
+})
+
+test('middleware-dedupe: the same middleware registered globally and for "*" runs once', async () => {
+  await fetch(`${app.url}/todos`, { headers: { 'x-trace': 'dedupe', ...(await as(alice)) } })
+  assert.equal((seen.get('dedupe') ?? []).filter((line) => line === 'twice').length, 1)
+})
+
+test('middleware-unresolved-pattern: a pattern registered at run time that the CLI did not resolve never runs', async () => {
+  await fetch(`${app.url}/todos`, { headers: { 'x-trace': 'pattern', ...(await as(alice)) } })
+  assert.ok(!(seen.get('pattern') ?? []).includes('unresolved /todos pattern'))
+})
+
+test('middleware-no-next: a middleware that returns without next() skips the function, and the route answers 204', async () => {
+  const before = (await (await fetch(`${app.url}/todos`, { headers: await as({ userId: 'u_stop', role: 'member' }) })).json())
+    .todos.length
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-stop': '1', ...(await as({ userId: 'u_stop', role: 'member' })) },
+    body: JSON.stringify({ title: 'Never created' }),
+  })
+  assert.equal(response.status, 204)
+  const afterList = await (await fetch(`${app.url}/todos`, { headers: await as({ userId: 'u_stop', role: 'member' }) })).json()
+  assert.equal(afterList.todos.length, before)
+})
+
+test('middleware-error-stops: an error thrown in middleware ends the call with its status (401 from authBearer)', async () => {
+  const response = await fetch(`${app.url}/todos`, { headers: { 'x-trace': 'error', authorization: 'Basic abc' } })
+  assert.equal(response.status, 401)
+  // authBearer is global and ran before the '*' group, so nothing after it saw the request, and the error
+  // passed up through the outermost middleware's next() without its code after next() running.
+  assert.deepEqual(seen.get('error'), ['outermost in, session none'])
+})
