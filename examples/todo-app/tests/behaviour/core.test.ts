@@ -4,7 +4,10 @@ import { after, afterEach, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runPikkuFunc } from '@pikku/core/function'
 import { ForbiddenError, NotFoundError, PikkuError } from '@pikku/core/errors'
-import { getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
+import { createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
+import { pikkuState } from '@pikku/core/state'
+import { createConfig } from '../../src/config.js'
+import { createSingletonServices } from '../../src/services.js'
 import { clearPikkuRuntimeState } from '@pikku/core/testing'
 import type { TodoStore } from '../../src/todo-store.js'
 import { deleteTodo, getTodo } from '../../src/functions/todos.functions.js'
@@ -97,7 +100,7 @@ test('function-not-found: the runner asked for an unregistered name throws "Func
   await assert.rejects(result, { message: 'Function not found: noSuchFunction' })
 })
 
-test('auth-false-on-pikkufunc-warns: auth false on a session function logs a warning and still needs a session', async () => {
+test('auth-false-on-session-func-warns: auth false on a session function logs a warning and still needs a session', async () => {
   registerProbe('coreNeedsSession', { auth: false, func: async () => 'ran' })
   const { result, lines } = await run('coreNeedsSession', {})
   await assert.rejects(result, ForbiddenError)
@@ -158,4 +161,17 @@ test('clear-state-needs-test-env: clearPikkuRuntimeState outside NODE_ENV=test l
   assert.match(String(errors[0]), /must only be called in test environments/)
   // The running app still answers: nothing was cleared.
   assert.equal((await fetch(`${app.url}/health`)).status, 200)
+})
+
+test('stub-proxy-existing-services: createStubProxy as existingServices reaches only what the factory reads from it', async () => {
+  const tracker = getStubTracker()
+  const services = await createSingletonServices(await createConfig(), createStubProxy(tracker) as never)
+  // Put the running app's singletons back: the factory call registered the new set.
+  pikkuState(null, 'package', 'singletonServices', app.services as never)
+  // src/services.ts reads existingServices.workflowService, so the stub is used and records calls ...
+  await services.workflowService.getRun('run-1')
+  assert.deepEqual(tracker.getCalls('workflowService').map((c) => c.method), ['getRun'])
+  // ... and builds its own todoStore, which the wrapper's merge does not replace: the proxy has no keys to copy.
+  assert.equal(typeof (await services.todoStore.list('nobody')).length, 'number')
+  assert.deepEqual(tracker.getCalls('todoStore'), [])
 })
