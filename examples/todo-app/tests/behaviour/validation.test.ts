@@ -15,8 +15,10 @@ if (!process.env.LOG) logger.setLevel(LogLevel.critical)
 
 const DRAFT_2020_MISSING = /no schema with key or ref "https:\/\/json-schema\.org\/draft\/2020-12\/schema"/
 
-test('zod-schemas-are-draft-2020: schemas made from zod (secrets here) declare draft 2020-12; type-made ones draft-07', () => {
+test('zod-schemas-are-draft-2020: schemas made from zod (secrets, the public RPC endpoint) declare draft 2020-12; type-made ones draft-07', () => {
   assert.equal(getSchema('SecretSchema_jwtSecret')?.$schema, 'https://json-schema.org/draft/2020-12/schema')
+  // The generated public RPC endpoint's input is made from zod too.
+  assert.equal(getSchema('RpcCallerInput')?.$schema, 'https://json-schema.org/draft/2020-12/schema')
   assert.equal(getSchema('ListTodosInput')?.$schema, 'http://json-schema.org/draft-07/schema#')
 })
 
@@ -76,4 +78,21 @@ test('no-schema-name-no-data: validateSchema with no schema name refuses data wi
     assert.equal(error.message, 'No data expected')
     return true
   })
+})
+
+test('ajv-express-init-fails: PikkuExpressServer.init() throws with AjvSchemaService as the app\'s schema service', async () => {
+  const { PikkuExpressServer } = await import('@pikku/express')
+  const { stopSingletonServices } = await import('@pikku/core/utils')
+  const { createConfig } = await import('../../src/config.js')
+  const { createSingletonServices } = await import('../../src/services.js')
+  const services = await createSingletonServices(await createConfig())
+  services.logger.setLevel(LogLevel.critical)
+  // src/services.ts as it was before the app moved to CFWorkerSchemaService.
+  services.schema = new AjvSchemaService(services.logger)
+  try {
+    const server = new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' }, services.logger)
+    await assert.rejects(server.init(), DRAFT_2020_MISSING)
+  } finally {
+    await stopSingletonServices()
+  }
 })
