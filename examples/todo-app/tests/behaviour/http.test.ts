@@ -474,3 +474,15 @@ test('cors-preflight-express-server-workaround: on PikkuExpressServer, server.ap
 test('cors-wildcard-credentials-throws: cors({ credentials: true }) with the default origin throws when called', () => {
   assert.throws(() => pikkuCors({ credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
 })
+
+test('check-order: the session is checked before the input, and the input before permissions', async () => {
+  // No session and a bad body: 403, the input is never looked at.
+  const anonymous = await fetch(`${app.url}/todos`, { method: 'POST', headers: json, body: JSON.stringify({ title: 42 }) })
+  assert.equal(anonymous.status, 403)
+  // Bob, an unexpected query key, on Alice's to-do: 422 from validation before isTodoOwner can refuse him.
+  const todo = await createTodo(alice, 'Order')
+  const invalid = await fetch(`${app.url}/todos/${todo.todoId}?extra=1`, { headers: bob })
+  assert.equal(invalid.status, 422)
+  const valid = await fetch(`${app.url}/todos/${todo.todoId}`, { headers: bob })
+  assert.equal(valid.status, 403)
+})
