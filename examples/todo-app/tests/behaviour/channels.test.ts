@@ -39,6 +39,15 @@ test('on-connect-reply: the value onConnect returns is the first frame, with the
   assert.deepEqual(await member.next(() => true), { signedIn: true })
 })
 
+test("upgrade-cookie-and-api-key: the '*' middleware group sets the socket's session from a cookie or an x-api-key header", async () => {
+  const token = await app.token('ann')
+  const byCookie = await client({ cookie: `todo_session=${token}` })
+  assert.deepEqual(await byCookie.next(() => true), { signedIn: true })
+  const byKey = await client({ 'x-api-key': token })
+  assert.deepEqual(await byKey.next(() => true), { signedIn: true })
+  assert.equal((await byKey.call('listTodos')).action, 'listTodos')
+})
+
 test('unauthorized-text-then-echo: a message to a session route without a session gets the text, then the bare echo', async () => {
   const c = await client()
   await c.next((f) => 'signedIn' in f)
@@ -57,6 +66,15 @@ test('reply-echoes-action: a routed message runs the function and its reply carr
   assert.equal(created.ownerId, 'ann')
   const fetched = await c.call('getTodo', { todoId: created.todoId })
   assert.deepEqual(fetched, { ...created, action: 'getTodo' })
+})
+
+test('reply-key-sticks: the routing key is merged into the object the function returned, so the app’s stored to-do keeps it', async () => {
+  const c = await signedIn('kim')
+  const created = await c.call('createTodo', { title: 'keyed' })
+  // InMemoryTodoStore returns its own record; the runner's Object.assign added `action` to it.
+  const response = await fetch(`${app.url}/todos/${created.todoId}`, { headers: { authorization: `Bearer ${await app.token('kim')}` } })
+  assert.equal(response.status, 200)
+  assert.equal((await response.json()).action, 'createTodo')
 })
 
 test('handler-error-reply: a handler that throws answers { error, errorName } without the action key', async () => {
@@ -207,6 +225,19 @@ test('handler-error-runs-on-disconnect: after a handler error the open socket ha
   await watcher.next((f) => f.topic === 'todos:ivy')
   await failing.call('listTodos')
   assert.equal(failing.frames.filter((f: any) => f.topic).length, 0)
+})
+
+test('generated-client-unauthorized-text: the generated client hands the Unauthorized text to subscribe callbacks as a string', async () => {
+  const socket = new WebSocket(`${app.wsUrl}/todos/live`)
+  const received: unknown[] = []
+  const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+  const echoed = new Promise((resolve) => live.getRoute('action').subscribe('listTodos', resolve))
+  live.subscribe((message) => received.push(message))
+  await new Promise((resolve) => socket.once('open', resolve))
+  live.getRoute('action').send('listTodos', {})
+  assert.deepEqual(await echoed, { action: 'listTodos' })
+  assert.deepEqual(received, [{ signedIn: false }, "Unauthorized for route 'action:listTodos'", { action: 'listTodos' }])
+  socket.close()
 })
 
 test('generated-client: PikkuWebSocket sends routed messages, matches replies and event hub topics', async () => {

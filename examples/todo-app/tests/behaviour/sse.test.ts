@@ -1,0 +1,135 @@
+// Server-sent events of the to-do app (src/wirings/todos.sse.ts) on @pikku/express-middleware, in the server that
+// src/runtimes/ws.ts builds, read with plain fetch and with the generated fetch client's subscribeToSSE.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
+import { RawClient, startWsApp, type RunningWsApp } from './harness/channels.js'
+
+let app: RunningWsApp
+const sockets: RawClient[] = []
+const aborts: AbortController[] = []
+
+before(async () => {
+  app = await startWsApp()
+})
+after(async () => {
+  for (const a of aborts) a.abort()
+  await Promise.all(sockets.map((s) => s.close()))
+  await app.stop()
+})
+
+const auth = async (userId: string) => ({ authorization: `Bearer ${await app.token(userId)}` })
+
+const socketFor = async (userId: string) => {
+  const s = new RawClient(`${app.wsUrl}/todos/live`, await auth(userId))
+  sockets.push(s)
+  await s.opened
+  return s
+}
+
+/** An open SSE response whose `data:` events can be awaited one by one. */
+const openStream = async (path: string, headers: Record<string, string> = {}) => {
+  const controller = new AbortController()
+  aborts.push(controller)
+  const response = await fetch(`${app.url}${path}`, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal })
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ''
+  const raw: string[] = []
+  let ended = false
+  const nextEvent = async (): Promise<any> => {
+    for (;;) {
+      const sep = buffer.indexOf('\n\n')
+      if (sep !== -1) {
+        const block = buffer.slice(0, sep)
+        buffer = buffer.slice(sep + 2)
+        raw.push(block)
+        return JSON.parse(block.replace(/^data: /, ''))
+      }
+      const { done, value } = await reader.read()
+      if (done) {
+        ended = true
+        return undefined
+      }
+      buffer += value
+    }
+  }
+  return { response, nextEvent, raw, ended: () => ended, abort: () => controller.abort() }
+}
+
+test('sse-stream-headers: an sse route answers 200 with text/event-stream and no-cache, and send() writes a data: frame', async () => {
+  const stream = await openStream('/todos/changes', await auth('sam'))
+  assert.equal(stream.response.status, 200)
+  // The runner sets text/event-stream; Express adds the charset.
+  assert.equal(stream.response.headers.get('content-type'), 'text/event-stream; charset=utf-8')
+  assert.equal(stream.response.headers.get('cache-control'), 'no-cache')
+  assert.deepEqual(await stream.nextEvent(), { subscribed: true })
+  assert.equal(stream.raw[0], 'data: {"subscribed":true}')
+  stream.abort()
+})
+
+test('sse-event-hub-delivery: a publish on the subscribed topic is written into the stream as given', async () => {
+  const stream = await openStream('/todos/changes', await auth('sue'))
+  await stream.nextEvent()
+  const socket = await socketFor('sue')
+  const todo = await socket.call('createTodo', { title: 'streamed' })
+  await socket.call('completeTodo', { todoId: todo.todoId })
+  assert.deepEqual(await stream.nextEvent(), { topic: 'todos:sue', data: { ...todo, done: true } })
+  stream.abort()
+})
+
+test('sse-finite-stream: streamDueToday sends one event per open to-do due today, then end, then the response ends', async () => {
+  const socket = await socketFor('dee')
+  const today = new Date().toISOString().slice(0, 10)
+  const due = await socket.call('createTodo', { title: 'due today', dueAt: `${today}T17:00:00.000Z` })
+  const done = await socket.call('createTodo', { title: 'done already', dueAt: `${today}T09:00:00.000Z` })
+  await socket.call('updateTodo', { todoId: done.todoId, done: true })
+  await socket.call('createTodo', { title: 'no date' })
+  const stream = await openStream('/todos/due-today', await auth('dee'))
+  // `due` is the channel reply, which is the stored to-do itself with `action` merged in (see channels#reply-key-sticks).
+  assert.deepEqual(await stream.nextEvent(), { type: 'due', todo: due })
+  assert.deepEqual(await stream.nextEvent(), { type: 'end', count: 1 })
+  // The function's return value ({ type: 'end', count: 1 } again) is not written: the next read is the end.
+  assert.equal(await stream.nextEvent(), undefined)
+  assert.equal(stream.ended(), true)
+})
+
+test('sse-no-session-error-events: without a session the stream answers 200 with an error event and a done event, then ends', async () => {
+  const stream = await openStream('/todos/changes')
+  assert.equal(stream.response.status, 200)
+  assert.equal(stream.response.headers.get('content-type'), 'text/event-stream; charset=utf-8')
+  assert.deepEqual(await stream.nextEvent(), {
+    type: 'error',
+    // The error class's public message (ForbiddenError), not the runner's 'Authentication required'.
+    errorText: 'The client does not have permission to access the requested resource.',
+  })
+  assert.deepEqual(await stream.nextEvent(), { type: 'done' })
+  assert.equal(await stream.nextEvent(), undefined)
+})
+
+test('subscribe-to-sse-client: subscribeToSSE sends the bearer token, parses events, and reports an ended stream through onError', async () => {
+  const client = new PikkuFetch()
+  client.setServerUrl(app.url)
+  client.setAuthorizationJWT(await app.token('cal'))
+  const events: unknown[] = []
+  const ended = new Promise<Error>((resolve) => {
+    client.subscribeToSSE('/todos/due-today', (event) => events.push(event), (err) => resolve(err as Error))
+  })
+  const error = await ended
+  assert.equal(error.message, 'SSE stream closed unexpectedly')
+  assert.deepEqual(events, [{ type: 'end', count: 0 }])
+})
+
+test('sse-client-gone-stays-subscribed: a stream whose client went away stays subscribed; publishing to it does no harm', async () => {
+  const stream = await openStream('/todos/changes', await auth('gus'))
+  await stream.nextEvent()
+  stream.abort()
+  const socket = await socketFor('gus')
+  // Nothing tells the hub the client left (only channel.close() does): the stream's subscription is still there.
+  const subscriptions = (app.services.eventHub as any).subscriptions as Map<string, Set<string>>
+  assert.equal(subscriptions.get('todos:gus')?.size, 1)
+  const todo = await socket.call('createTodo', { title: 'nobody listens' })
+  const reply = await socket.call('completeTodo', { todoId: todo.todoId })
+  assert.equal(reply.done, true)
+  const health = await fetch(`${app.url}/health`)
+  assert.equal(health.status, 200)
+})
