@@ -1,5 +1,5 @@
 import { pikkuFunc } from '#pikku/function'
-import type { DayPlan } from './agent.schemas.js'
+import { DayPlanSchema, type DayPlan } from './agent.schemas.js'
 
 // #region turnTypes
 /** A tool call the agent made that waits for the user's yes or no. */
@@ -81,7 +81,10 @@ export const planMyDay = pikkuFunc<void, DayPlan>({
       threadId: crypto.randomUUID(),
       resourceId: session.userId,
     })
-    return result
+    // @pikku/ai-vercel 0.12.13 asks the model for a structured object only when the agent has no tools. The day
+    // planner has one, so the result arrives as the model's text, a JSON string: parse and validate it here.
+    const plan: unknown = result
+    return typeof plan === 'string' ? DayPlanSchema.parse(JSON.parse(plan)) : result
   },
 })
 // #endregion planMyDay

@@ -3,6 +3,7 @@
 import '#pikku/pikku-bootstrap.gen.js'
 import { PikkuExpressServer } from '@pikku/express'
 import { InMemoryAgentRunStateService } from '@pikku/core/services'
+import { LocalMetaService } from '@pikku/core/services/local-meta'
 import { VercelAgentRunner } from '@pikku/ai-vercel'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createConfig } from '../config.js'
@@ -21,6 +22,9 @@ const singletonServices = await createSingletonServices(config, {
   agentRunner,
   agentStorage: new InMemoryAgentStorage(),
   agentRunState: new InMemoryAgentRunStateService(),
+  // Tool descriptions are verbose metadata, read from the generated .pikku folder through this service. Without
+  // it the model is offered each tool under its bare name.
+  metaService: new LocalMetaService(new URL('../../.pikku', import.meta.url).pathname),
 })
 // #endregion services
 

@@ -1,0 +1,315 @@
+// The to-do assistant (src/agents/todo-assistant.agent.ts) through the app's routes (src/agents/assistant.http.ts),
+// with the services src/agents/start-assistant.ts gives it: VercelAgentRunner from @pikku/ai-vercel, the app's
+// InMemoryAgentStorage and core's InMemoryAgentRunStateService. The provider map points 'openai' at a scripted
+// model (harness/model.ts), so the AI SDK and Pikku's agent loop run for real and nothing reaches the network.
+import { after, before, beforeEach, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { fileURLToPath } from 'node:url'
+import { VercelAgentRunner } from '@pikku/ai-vercel'
+import { InMemoryAgentRunStateService } from '@pikku/core/services'
+import { LocalMetaService } from '@pikku/core/services/local-meta'
+import { InMemoryAgentStorage } from '../../src/agents/in-memory-agent-storage.js'
+import { startSessionApp, type SessionApp } from './harness/workflows.js'
+import { ScriptedModel } from './harness/model.js'
+
+const model = new ScriptedModel()
+const storage = new InMemoryAgentStorage()
+const runner = new VercelAgentRunner({ openai: model.provider })
+let app: SessionApp
+let services: any
+
+before(async () => {
+  app = await startSessionApp({ agentRunner: runner, agentStorage: storage, agentRunState: new InMemoryAgentRunStateService() })
+  services = app.services
+})
+after(() => app.stop())
+beforeEach(() => model.reset())
+
+const ask = (userId: string, message: string, threadId: string) =>
+  app.call(userId, 'POST', '/assistant/messages', { message, threadId })
+const answer = (userId: string, runId: string, toolCallId: string, approved: boolean) =>
+  app.call(userId, 'POST', '/assistant/approvals', { runId, toolCallId, approved })
+const newTodo = (ownerId: string, title: string) => services.todoStore.create({ ownerId, title, done: false })
+
+/** The events of a server-sent-events body, parsed from its `data:` lines. */
+const sseEvents = async (response: Response) =>
+  (await response.text())
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)))
+
+const stream = async (userId: string, path: string, body: unknown) =>
+  fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await app.token(userId)}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+  })
+
+test('tool-call-as-user: a tool the model picks runs as the signed-in user, and its result goes back to the model', async () => {
+  await newTodo('alice', 'Dentist')
+  await newTodo('bob', 'Bob only')
+  model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'You have one to-do: Dentist.' })
+  const response = await ask('alice', 'What is on my list?', 'alice-list')
+  assert.equal(response.status, 200)
+  const turn = await response.json()
+  assert.equal(turn.reply, 'You have one to-do: Dentist.')
+  assert.deepEqual(turn.pendingApprovals, [])
+  assert.equal(model.calls.length, 2)
+  const toolMessage: any = model.calls[1].prompt.at(-1)
+  assert.equal(toolMessage.role, 'tool')
+  const titles = toolMessage.content[0].output.value.todos.map((t: any) => t.title)
+  assert.deepEqual(titles, ['Dentist'])
+})
+
+test('system-prompt-order: role, personality and goal open the system prompt in that order, and the middleware adds the date', async () => {
+  model.answer({ text: 'Hi.' })
+  await ask('alice', 'Hello', 'alice-hello')
+  const system = model.calls[0].system
+  const role = system.indexOf('You are the assistant inside a team to-do app.')
+  const personality = system.indexOf('Brief and matter-of-fact.')
+  const goal = system.indexOf('Help the user list, add, change and delete their own to-dos.')
+  assert.equal(role, 0)
+  assert.ok(role < personality && personality < goal)
+  assert.ok(system.includes(`Today is ${new Date().toISOString().slice(0, 10)}.`))
+})
+
+test('tools-offered: the model is offered the four listed functions and the sub-agent; without a metaService each function tool is described by its name', async () => {
+  model.answer({ text: 'Hi.' })
+  await ask('alice', 'Hello', 'alice-tools')
+  const tools = model.calls[0].tools
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['listTodos', 'createTodo', 'updateTodo', 'deleteTodoWithApproval', 'dayPlanner'],
+  )
+  assert.deepEqual(tools.slice(0, 4).map((t) => t.description), ['listTodos', 'createTodo', 'updateTodo', 'deleteTodoWithApproval'])
+  const planner = tools[4]
+  assert.equal(planner.description, "Orders the user's open to-dos into a plan for today")
+  assert.deepEqual(Object.keys((planner.inputSchema as any).properties).sort(), ['message', 'session'])
+})
+
+test('tools-described-with-meta-service: with a LocalMetaService over .pikku, each tool is offered with its function description', async () => {
+  services.metaService = new LocalMetaService(fileURLToPath(new URL('../../.pikku', import.meta.url)))
+  try {
+    model.answer({ text: 'Hi.' })
+    await ask('alice', 'Hello', 'alice-described')
+    const described = Object.fromEntries(model.calls[0].tools.map((t) => [t.name, t.description]))
+    assert.equal(described.deleteTodoWithApproval, "Delete one of the user's to-dos. The user is asked to approve every deletion first.")
+    assert.notEqual(described.listTodos, 'listTodos')
+  } finally {
+    delete services.metaService
+  }
+})
+
+test('tool-permission-refused: a tool call on another user\'s to-do is refused by its permission, the model is told it failed, and the run still answers', async () => {
+  const bobs = await newTodo('bob', 'Bob\'s chore')
+  model.answer({ toolCalls: [{ toolName: 'updateTodo', args: { todoId: bobs.todoId, done: true } }] }, { text: 'I could not change that one.' })
+  const turn = await (await ask('alice', 'Mark Bob\'s chore done', 'alice-refused')).json()
+  assert.equal(turn.reply, 'I could not change that one.')
+  assert.equal((await services.todoStore.get(bobs.todoId)).done, false)
+  const toolMessage: any = model.calls[1].prompt.at(-1)
+  assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
+})
+
+test('approval-suspends: a call of an approvalRequired function stops the run with a pending approval carrying the description', async () => {
+  const todo = await newTodo('alice', 'Old plan')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const turn = await (await ask('alice', 'Delete the old plan', 'alice-approval')).json()
+  assert.equal(turn.reply, '')
+  assert.equal(turn.pendingApprovals.length, 1)
+  const [pending] = turn.pendingApprovals
+  assert.equal(pending.toolName, 'deleteTodoWithApproval')
+  assert.deepEqual(pending.args, { todoId: todo.todoId })
+  assert.equal(pending.reason, 'Delete the to-do "Old plan"?')
+  assert.equal(pending.runId, turn.runId)
+  assert.ok(await services.todoStore.get(todo.todoId), 'nothing is deleted before the answer')
+})
+
+test('approval-other-user-403: another user answering the approval gets 403 "Not authorized to access this run"', async () => {
+  const todo = await newTodo('alice', 'Guarded')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const turn = await (await ask('alice', 'Delete it', 'alice-guarded')).json()
+  const response = await answer('bob', turn.runId, turn.pendingApprovals[0].toolCallId, true)
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Not authorized to access this run')
+  assert.ok(await services.todoStore.get(todo.todoId))
+})
+
+test('approval-approved-runs-tool: an approved call runs the tool and the run continues; a second answer is refused', async () => {
+  const todo = await newTodo('alice', 'Obsolete')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const turn = await (await ask('alice', 'Delete obsolete', 'alice-approve')).json()
+  model.answer({ text: 'Deleted "Obsolete".' })
+  const approved = await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)
+  assert.equal(approved.status, 200)
+  const after = await approved.json()
+  assert.equal(after.runId, turn.runId)
+  assert.equal(after.reply, 'Deleted "Obsolete".')
+  assert.deepEqual(after.pendingApprovals, [])
+  assert.equal(await services.todoStore.get(todo.todoId), undefined)
+
+  const again = await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)
+  assert.equal(again.status, 500)
+  assert.equal((await again.json()).message, `Run ${turn.runId} is not suspended (status: completed)`)
+})
+
+test('approval-declined: a declined call is not run, and the model is told the user declined and not to retry', async () => {
+  const todo = await newTodo('alice', 'Keep me')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const turn = await (await ask('alice', 'Delete keep me', 'alice-decline')).json()
+  model.answer({ text: 'Kept.' })
+  const declined = await (await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, false)).json()
+  assert.equal(declined.reply, 'Kept.')
+  assert.ok(await services.todoStore.get(todo.todoId))
+  const toolMessage: any = model.calls[1].prompt.at(-1)
+  assert.deepEqual(toolMessage.content[0].output.value, {
+    approved: false,
+    message: 'The user explicitly declined this action. Inform them that it was declined and do not retry.',
+  })
+})
+
+test('thread-history: a second message on the same threadId is sent to the model after the earlier turn', async () => {
+  model.answer({ text: 'Noted.' })
+  await ask('alice', 'My name is Alice.', 'alice-history')
+  model.answer({ text: 'You are Alice.' })
+  await ask('alice', 'Who am I?', 'alice-history')
+  assert.deepEqual(
+    model.calls[1].prompt.map((m: any) => [m.role, m.content[0].text]),
+    [
+      ['user', 'My name is Alice.'],
+      ['assistant', 'Noted.'],
+      ['user', 'Who am I?'],
+    ],
+  )
+  const thread = await storage.getThread('alice-history')
+  assert.equal(thread.resourceId, 'alice')
+})
+
+test('thread-other-user-403: another user sending to an existing threadId gets 403 "Not authorized to access this thread"', async () => {
+  model.answer({ text: 'Hi Alice.' })
+  await ask('alice', 'Hi', 'alice-private')
+  const response = await ask('bob', 'Show me', 'alice-private')
+  assert.equal(response.status, 403)
+  assert.equal((await response.json()).message, 'Not authorized to access this thread')
+  assert.equal(model.calls.length, 1, 'the model is never called for the refused message')
+})
+
+test('working-memory: an update in working_memory tags is removed from the reply, stored for the thread and shown on the next run', async () => {
+  model.answer({ text: 'Good luck with it. <working_memory>{"currentFocus":"the launch"}</working_memory>' })
+  const turn = await (await ask('alice', 'I am working on the launch this week', 'alice-memory')).json()
+  assert.equal(turn.reply, 'Good luck with it.')
+  assert.deepEqual(await storage.getWorkingMemory('alice-memory', 'thread'), { currentFocus: 'the launch' })
+  model.answer({ text: 'Still the launch.' })
+  await ask('alice', 'What am I on?', 'alice-memory')
+  assert.ok(model.calls[1].system.includes('Current working memory:\n{"currentFocus":"the launch"}'))
+  // A new thread starts with an empty record.
+  model.answer({ text: 'Hello.' })
+  await ask('alice', 'Hi', 'alice-memory-2')
+  assert.ok(model.calls[2].system.includes('Current working memory: (empty)'))
+})
+
+test('working-memory-invalid: an update that fails the schema is logged as a warning and dropped', async () => {
+  model.answer({ text: 'Noted. <working_memory>{"currentFocus":"docs"}</working_memory>' })
+  await ask('alice', 'I work on docs', 'alice-memory-bad')
+  const warnings: string[] = []
+  const original = services.logger.warn
+  services.logger.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '))
+  try {
+    model.answer({ text: 'Ok. <working_memory>{"currentFocus":42}</working_memory>' })
+    const turn = await (await ask('alice', 'Now 42', 'alice-memory-bad')).json()
+    assert.equal(turn.reply, 'Ok.')
+  } finally {
+    services.logger.warn = original
+  }
+  assert.match(warnings.join('\n'), /^Working memory validation failed/)
+  assert.deepEqual(await storage.getWorkingMemory('alice-memory-bad', 'thread'), { currentFocus: 'docs' })
+})
+
+test('structured-output-with-tools: the day planner (tools plus an output schema) returns the model\'s text, which planMyDay parses', async () => {
+  await newTodo('carol', 'Gym')
+  const plan = { summary: 'A light day.', steps: [{ todoId: 't1', title: 'Gym', reason: 'Due today' }] }
+  model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: JSON.stringify(plan) })
+  const rawResults: unknown[] = []
+  const originalRun = runner.run.bind(runner)
+  runner.run = async (params: any) => {
+    const step = await originalRun(params)
+    rawResults.push({ object: step.object, outputSchema: Boolean(params.outputSchema) })
+    return step
+  }
+  try {
+    const response = await app.call('carol', 'POST', '/assistant/plan')
+    assert.equal(response.status, 200)
+    assert.deepEqual(await response.json(), plan)
+  } finally {
+    runner.run = originalRun
+  }
+  // The schema reached the runner, but with a tool listed it asked for no object: every step's object is undefined.
+  assert.deepEqual(rawResults, [
+    { object: undefined, outputSchema: true },
+    { object: undefined, outputSchema: true },
+  ])
+  assert.equal(model.calls[0].tools.length, 1)
+})
+
+test('no-agent-runner-503: without an agentRunner the run fails with AIProviderNotConfiguredError, HTTP 503', async () => {
+  delete services.agentRunner
+  try {
+    const response = await ask('alice', 'Hello', 'alice-no-runner')
+    assert.equal(response.status, 503)
+    assert.equal((await response.json()).name, 'AIProviderNotConfiguredError')
+  } finally {
+    services.agentRunner = runner
+  }
+})
+
+test('unknown-provider: a model prefix missing from the providers map fails with "Unknown AI provider"', async () => {
+  const providers = runner.providers
+  runner.providers = { anthropic: model.provider }
+  try {
+    const response = await ask('alice', 'Hello', 'alice-no-provider')
+    assert.equal(response.status, 500)
+    assert.equal((await response.json()).message, "Unknown AI provider: 'openai'. Available: anthropic")
+  } finally {
+    runner.providers = providers
+  }
+})
+
+test('stream-agui-events: POST /assistant/stream sends the reply as AG-UI events over server-sent events', async () => {
+  model.answer({ text: 'Hello there' })
+  const response = await stream('alice', '/assistant/stream', { message: 'Hi', threadId: 'alice-stream' })
+  assert.equal(response.status, 200)
+  assert.match(response.headers.get('content-type') ?? '', /text\/event-stream/)
+  const events = await sseEvents(response)
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ['RUN_STARTED', 'STEP_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'STEP_FINISHED', 'RUN_FINISHED'],
+  )
+  assert.equal(events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join(''), 'Hello there')
+  assert.deepEqual(events.at(-1).usage, { promptTokens: 10, completionTokens: 5, totalTokens: 15 })
+})
+
+test('stream-approval-request: a streamed run that needs approval sends a CUSTOM pikku:approval-request event and ends; /assistant/resume continues it', async () => {
+  const todo = await newTodo('alice', 'Streamed delete')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Delete it', threadId: 'alice-stream-approval' }))
+  const request = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request')
+  assert.ok(request, `no approval request in ${events.map((e) => e.type).join(', ')}`)
+  assert.ok(await services.todoStore.get(todo.todoId))
+  model.answer({ text: 'Deleted.' })
+  const { runId, toolCallId } = request.value
+  const resumed = await sseEvents(await stream('alice', '/assistant/resume', { runId, toolCallId, approved: true }))
+  assert.equal(resumed.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join(''), 'Deleted.')
+  assert.equal(await services.todoStore.get(todo.todoId), undefined)
+})
+
+test('tool-audit-log: the toolAudit middleware logs every tool call with its duration', async () => {
+  model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'Done.' })
+  const lines: string[] = []
+  const original = services.logger.info
+  services.logger.info = (message: unknown) => lines.push(String(message))
+  try {
+    await ask('alice', 'List', 'alice-audit')
+  } finally {
+    services.logger.info = original
+  }
+  assert.ok(lines.some((line) => /^agent called listTodos in \d+ ms$/.test(line)), lines.join('\n'))
+})
