@@ -160,3 +160,27 @@ test('cloudflare-scheduled-by-cron: the Worker scheduled handler runs the task w
     logger.info = original
   }
 })
+
+test('nextjs-api-route: pikkuAPIRequest strips /api and answers GET /api/health 200, GET /api/todos without a session 403', async () => {
+  const { pikkuAPIRequest } = await import('#pikku/pikku-nextjs.gen.js')
+  const { NextRequest } = await import('next/server.js')
+  const context = { params: Promise.resolve({}) } as never
+  const health = await pikkuAPIRequest(new NextRequest('http://localhost:3000/api/health'), context)
+  assert.equal(health.status, 200)
+  assert.deepEqual(await health.json(), { status: 'ok' })
+  quiet(getSingletonServices() as never)
+  const todos = await pikkuAPIRequest(new NextRequest('http://localhost:3000/api/todos'), context)
+  assert.equal(todos.status, 403)
+})
+
+test('nextjs-prefix-kept-404: with removeAPIPrefix(false), /api/health matches no route and answers 404', async () => {
+  const { pikkuAPIRequest, removeAPIPrefix } = await import('#pikku/pikku-nextjs.gen.js')
+  const { NextRequest } = await import('next/server.js')
+  removeAPIPrefix(false)
+  try {
+    const response = await pikkuAPIRequest(new NextRequest('http://localhost:3000/api/health'), { params: Promise.resolve({}) } as never)
+    assert.equal(response.status, 404)
+  } finally {
+    removeAPIPrefix(true)
+  }
+})
