@@ -4,6 +4,8 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { LocalSecretService, LocalVariablesService, type JWTService } from '@pikku/core/services'
 import { JoseJWTService } from '@pikku/jose'
+import { InvalidSessionError } from '@pikku/core/errors'
+import { PikkuFetch } from '#pikku/pikku-fetch.gen.js'
 import { createJWTService } from '../../src/jwt-service.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 
@@ -168,4 +170,42 @@ test('cookie-then-apikey-last-wins: with a cookie and an API key, the API key (l
   })
   assert.equal(status, 200)
   assert.equal(body.ownerId, 'u_bob')
+})
+
+test('apikey-expired-500: an expired API key answers 500, not 401', async () => {
+  const { status } = await createdBy({ 'x-api-key': await jwt.encode({ value: -1, unit: 'hour' }, bob) })
+  assert.equal(status, 500)
+})
+
+test('fetch-client-apikey: the generated fetch client sends setAPIKey as X-API-KEY, and only the JWT once one is set too', async () => {
+  const client = new PikkuFetch({ serverUrl: app.url })
+  client.setAPIKey(await token(bob))
+  assert.equal((await client.post('/todos', { title: 'From a script' })).ownerId, 'u_bob')
+  client.setAuthorizationJWT(await token(alice))
+  // Were both headers sent, the API key would win (bearer-then-apikey-last-wins); the owner is the JWT's user.
+  assert.equal((await client.post('/todos', { title: 'From a script' })).ownerId, 'u_alice')
+})
+
+test('rejecting-decode-401: a jwt service whose decode throws InvalidSessionError turns a bad token into 401, on public routes too', async () => {
+  const services = app.services as { jwt?: JWTService }
+  const saved = services.jwt!
+  services.jwt = {
+    encode: (expiresIn, payload) => saved.encode(expiresIn, payload),
+    decode: async <T>(hash: string) => {
+      try {
+        return await saved.decode<T>(hash)
+      } catch {
+        throw new InvalidSessionError()
+      }
+    },
+  }
+  try {
+    const expired = await saved.encode({ value: -1, unit: 'hour' }, alice)
+    const privateRoute = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${expired}` } })
+    assert.equal(privateRoute.status, 401)
+    const publicRoute = await fetch(`${app.url}/health`, { headers: { cookie: `todo_session=${expired}` } })
+    assert.equal(publicRoute.status, 401)
+  } finally {
+    services.jwt = saved
+  }
 })
