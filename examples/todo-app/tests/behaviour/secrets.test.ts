@@ -126,11 +126,12 @@ test('allowed-hosts-wildcard: a leading *. matches subdomains only, not the bare
 // --- variables ---
 
 test('variables-json-parsed: LocalVariablesService parses JSON values and returns other text as it is', () => {
-  const variables = new LocalVariablesService({ A: '48', B: 'two', C: '007', D: 'true' })
+  const variables = new LocalVariablesService({ A: '48', B: 'two', C: '007', D: 'true', E: '{"digest":true}' })
   assert.equal(variables.get('A'), 48)
   assert.equal(variables.get('B'), 'two')
   assert.equal(variables.get('C'), '007')
   assert.equal(variables.get('D'), true)
+  assert.deepEqual(variables.get('E'), { digest: true })
   assert.equal(variables.get('UNSET'), undefined)
 })
 
