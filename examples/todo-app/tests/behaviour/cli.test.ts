@@ -1,0 +1,115 @@
+// Command lines: the app's own `todos` program (src/cli.ts over src/wirings/todos.cli.ts, executeCLI of core 0.12.90)
+// run as real processes, and one run of the pikku CLI (@pikku/cli 0.12.113) on a copy of the app with a PKU410 and a
+// PKU411 mistake laid in. Every process starts in `before`, all at once, so the file costs one pikku run.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const APP = fileURLToPath(new URL('../../', import.meta.url))
+// Inside the app (so its node_modules resolve) and inside .behaviour/ (git-ignored); removed in `after`.
+const COPY = join(APP, '.behaviour', `cli-copy-${process.pid}`)
+const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+const run = (args: string[], cwd: string): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+
+/** `npx tsx src/cli.ts <args>` in the app. */
+const todos = (...args: string[]) => run(['--import', 'tsx', 'src/cli.ts', ...args], APP)
+
+const runs: Record<string, Promise<Run>> = {}
+
+before(() => {
+  // The copy: what a reader's project holds, plus two functions that break the destructuring lints.
+  mkdirSync(COPY, { recursive: true })
+  for (const entry of ['package.json', 'tsconfig.json', 'pikku.config.json', 'src', 'types']) {
+    cpSync(join(APP, entry), join(COPY, entry), { recursive: true })
+  }
+  writeFileSync(
+    join(COPY, 'src', 'functions', 'done-count.functions.ts'),
+    `import { pikkuFunc } from '#pikku/function'
+
+export const countDoneTodos = pikkuFunc<void, { done: number }>({
+  description: "Count the caller's finished to-dos",
+  func: async (services, _data, { session }) => {
+    const todos = await services.todoStore.list(session.userId)
+    return { done: todos.filter((todo) => todo.done).length }
+  },
+})
+
+export const whoAmI = pikkuFunc<void, { userId: string }>({
+  description: 'The caller id',
+  func: async (_services, _data, wire) => ({ userId: wire.session.userId }),
+})
+`,
+  )
+  runs.pikkuAll = run([PIKKU, 'all'], COPY)
+  runs.help = todos('--help')
+  runs.add = todos('add', 'Renew the domain', '--owner', 'user-1', '--due', '2030-01-01T09:00:00Z')
+  runs.noTitle = todos('add', '--owner', 'user-1')
+  runs.noOwner = todos('list')
+  runs.unknown = todos('archive')
+})
+after(() => rmSync(COPY, { recursive: true, force: true }))
+
+test('todos-help: --help prints the program usage built from the wiring, exit 0', async () => {
+  const { code, stdout } = await runs.help
+  assert.equal(code, 0)
+  assert.match(stdout, /^Usage: todos <command> \[options\]/m)
+  assert.match(stdout, /^ {2}list {17}List a user's to-dos$/m)
+  assert.match(stdout, /^ {2}add {18}Add a to-do for a user$/m)
+})
+
+test('todos-add: add runs addTodoForOwner and its renderer prints "Created <id>: <title>", exit 0', async () => {
+  const { code, stdout } = await runs.add
+  assert.equal(code, 0)
+  assert.match(stdout, /^Created [0-9a-f-]{36}: Renew the domain\n$/)
+})
+
+test('todos-missing-argument: add without its <title> prints the error to stderr and exits 1', async () => {
+  const { code, stdout, stderr } = await runs.noTitle
+  assert.equal(code, 1)
+  assert.match(stderr, /Missing required argument: title/)
+  assert.doesNotMatch(stdout, /Created/)
+})
+
+test('todos-validation: a missing option the function input requires fails schema validation, exit 1', async () => {
+  const { code, stderr } = await runs.noOwner
+  assert.equal(code, 1)
+  assert.match(stderr, /Instance does not have required property "owner"\./)
+})
+
+test('todos-unknown-command: an unknown command prints the usage and exits 1', async () => {
+  const { code, stdout, stderr } = await runs.unknown
+  assert.equal(code, 1)
+  assert.match(stdout + stderr, /Usage: todos <command> \[options\]/)
+})
+
+test('pku410-fails-build: plain pikku all (no --fail-on-error) reports PKU410 and PKU411 and exits non-zero', async () => {
+  const { code, stdout, stderr } = await runs.pikkuAll
+  const output = stdout + stderr
+  assert.notEqual(code, 0)
+  assert.match(
+    output,
+    /\[PKU410\] Function 'countDoneTodos' does not destructure its services parameter, preventing tree-shaking optimization\./,
+  )
+  assert.match(output, /https:\/\/pikku\.dev\/docs\/pikku-cli\/errors\/pku410/)
+  assert.match(output, /\[PKU411\] Function 'whoAmI' does not destructure its wires parameter/)
+  assert.match(output, /Pikku inspection failed due to critical diagnostics/)
+})
