@@ -1,24 +1,25 @@
 // Checks a page in the browser, shared by the route suite and the fixtures that prove each
-// check can fail: heading, images, console and requests, and axe (WCAG 2.1 A/AA) per color mode.
+// check can fail: heading, images, console and requests, and axe (every rule, best practices included) per color mode.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
-export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** Load axe-core into every page of a context before its own scripts: once a page load, not once a check. */
 export const preloadAxe = (context) => context.addInitScript({ path: AXE_SOURCE });
 
-/** Run axe on the loaded page (loading it first if the context did not): violations only. */
-async function runAxe(page, { exclude, tags, rules }) {
+/**
+ * Run axe on the loaded page (loading it first if the context did not): violations only, of every rule axe runs by
+ * default: the WCAG 2.x A and AA rules and the best practices (landmarks, heading order, unique labels).
+ */
+async function runAxe(page, { exclude }) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
   return page.evaluate(
-    ({ exclude, tags, rules }) =>
+    (exclude) =>
       window.axe.run(exclude.length ? { exclude: exclude.map((selector) => [selector]) } : document, {
-        runOnly: rules ? { type: 'rule', values: rules } : { type: 'tag', values: tags },
         resultTypes: ['violations'],
       }),
-    { exclude, tags, rules },
+    exclude,
   );
 }
 
@@ -143,26 +144,17 @@ export const CHROME = [
   '.pagination-nav',
   'nav[aria-label="Blog recent posts navigation"]',
 ];
-/** The rules that depend on the colour mode; dark mode reruns only these. */
-export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
-
 /**
- * axe violations of the loaded page: every WCAG 2.1 A/AA rule in light mode and the color rules in dark mode, in the
- * mode the page is in first, then in the other (one switch per page: the page ends in the other mode).
- * With `chrome: false` the shared parts (CHROME) are left out, for pages whose layout was checked in full.
- * `inEachMode(mode)` runs in each mode, after its axe run.
+ * axe violations of the loaded page, with every rule, in the mode the page is in first, then in the other (one switch
+ * per page: the page ends in the other mode). With `chrome: false` the shared parts (CHROME) are left out, for pages
+ * whose layout was checked in full. `inEachMode(mode)` runs in each mode, after its axe run.
  */
 export async function axeBothModes(page, route, { chrome = true, inEachMode } = {}) {
   const exclude = chrome ? [] : CHROME;
   const found = [];
   const check = async (mode) => {
-    if (mode === 'light') {
-      const light = await runAxe(page, { exclude, tags: WCAG_TAGS });
-      found.push(...describeViolations(route, 'light', light.violations));
-    } else {
-      const dark = await runAxe(page, { exclude, rules: COLOUR_RULES });
-      found.push(...describeViolations(route, 'dark', dark.violations));
-    }
+    const { violations } = await runAxe(page, { exclude });
+    found.push(...describeViolations(route, mode, violations));
     await inEachMode?.(mode);
   };
   const first = (await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark' ? 'dark' : 'light';
