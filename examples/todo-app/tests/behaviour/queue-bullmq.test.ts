@@ -118,7 +118,7 @@ test('failed-job-retried-to-attempts: a job whose function throws is tried `atte
     assert.equal(await failed, 'todo store unreachable')
     const settled = await queueService.getJob('todo-reminders', jobId)
     assert.equal(await settled!.status(), 'failed')
-    assert.equal(settled!.metadata!().attemptsMade, 3)
+    assert.equal((await settled!.metadata!()).attemptsMade, 3)
     assert.equal(calls, 3)
   } finally {
     store.get = get
@@ -140,7 +140,7 @@ test('no-attempts-one-try: a job published without attempts fails after a single
     const job = await queueService.getJob('todo-reminders', jobId)
     await assert.rejects(job!.waitForCompletion!(10_000), /todo store unreachable/)
     const settled = await queueService.getJob('todo-reminders', jobId)
-    assert.equal(settled!.metadata!().attemptsMade, 1)
+    assert.equal((await settled!.metadata!()).attemptsMade, 1)
     assert.equal(calls, 1)
   } finally {
     store.get = get
@@ -163,9 +163,9 @@ test('invalid-job-data-fails: job data that does not match the worker\'s input s
     const settled = await queueService.getJob('todo-reminders', jobId)
     assert.equal(await settled!.status(), 'failed')
     // The schema service's UnprocessableContentError message is the job's failure reason.
-    assert.match(settled!.metadata!().error!, /Instance type "number" is invalid\. Expected "string"/)
+    assert.match((await settled!.metadata!()).error!, /Instance type "number" is invalid\. Expected "string"/)
     // A validation failure is an ordinary failure: it is retried like any other.
-    assert.equal(settled!.metadata!().attemptsMade, 2)
+    assert.equal((await settled!.metadata!()).attemptsMade, 2)
     assert.equal(ran, false)
   } finally {
     store.get = get
@@ -181,7 +181,7 @@ test('cleanup-progress-and-result: the todo-cleanup job returns { removed } and 
   const job = await queueService.getJob('todo-cleanup', jobId)
   assert.deepEqual(await job!.waitForCompletion!(10_000), { removed: 2 })
   const settled = await queueService.getJob('todo-cleanup', jobId)
-  assert.deepEqual(settled!.metadata!().progress, { ownerId, removed: 2 })
+  assert.deepEqual((await settled!.metadata!()).progress, { ownerId, removed: 2 })
   assert.equal(await services.todoStore.get(a.todoId), undefined)
   assert.equal((await services.todoStore.list(ownerId)).length, 1)
   // A second run finds nothing left to remove: the job is safe to repeat.
@@ -276,7 +276,7 @@ test('factory-close-leaves-publisher-open: BullServiceFactory.close() leaves the
 })
 
 test('connected-service-workaround: a BullQueueService subclass that hands createQueue the connection publishes to the factory\'s Redis', async () => {
-  // ConnectedBullQueueService (harness/queues.ts) is the subclass docs/runtimes/bullmq.mdx shows; every job above went through it.
+  // src/bull-queue-service.ts, which src/runtimes/bullmq-worker.ts uses; every job above went through it.
   const todo = await dueIn(30 * 60 * 1000)
   const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId })
   const queue = (queueService as any).queues.get('todo-reminders') as Queue

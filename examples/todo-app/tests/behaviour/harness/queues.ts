@@ -2,8 +2,6 @@
 // the way src/runtimes/bullmq-worker.ts and pg-boss-worker.ts build them, a caller with a session for the app's
 // session functions, and promises that resolve on the app's own log lines and store calls.
 import '#pikku/pikku-bootstrap.gen.js'
-import type { ConnectionOptions, QueueOptions } from 'bullmq'
-import { BullQueueService } from '@pikku/queue-bullmq'
 import { rpcService } from '@pikku/core/rpc'
 import { createConfig } from '../../../src/config.js'
 import { createSingletonServices } from '../../../src/services.js'
@@ -65,24 +63,5 @@ export const until = async <T>(check: () => Promise<T | undefined | false>, ms: 
   }
 }
 
-/**
- * The publishing side of @pikku/queue-bullmq 0.12.7 creates its BullMQ Queue objects without the connection options
- * given to the factory (so they go to 127.0.0.1:6379), and the factory's close() does not close them. This subclass,
- * the workaround docs/runtimes/bullmq.mdx shows, hands every queue the connection and closes what it opened.
- */
-export class ConnectedBullQueueService extends BullQueueService {
-  constructor(private readonly connection: ConnectionOptions) {
-    super(connection)
-  }
-
-  protected override createQueue(queueName: string, config?: QueueOptions) {
-    return super.createQueue(queueName, { ...config, connection: this.connection })
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()))
-    await Promise.all([...this.queueEvents.values()].map((events) => events.close()))
-    this.queues.clear()
-    this.queueEvents.clear()
-  }
-}
+/** The app's BullMQ publisher with its connection (src/bull-queue-service.ts), re-exported for the queue tests. */
+export { ConnectedBullQueueService } from '../../../src/bull-queue-service.js'
