@@ -209,3 +209,13 @@ test('rejecting-decode-401: a jwt service whose decode throws InvalidSessionErro
     services.jwt = saved
   }
 })
+
+test('all-three-last-wins: with a bearer token, a cookie and an API key, the API key\'s session is used', async () => {
+  const { status, body } = await createdBy({
+    authorization: `Bearer ${await token(alice)}`,
+    cookie: `todo_session=${await token({ userId: 'u_carol', role: 'member' })}`,
+    'x-api-key': await token(bob),
+  })
+  assert.equal(status, 200)
+  assert.equal(body.ownerId, 'u_bob')
+})

@@ -39,7 +39,7 @@ const globalProbe = pikkuMiddleware(async ({ secrets }, wire, next) => {
   await next()
 })
 const starProbe = pikkuMiddleware(async (_services, wire, next) => {
-  record(wire, `star, session ${(await wire.getSession?.())?.userId ?? 'none'}`)
+  record(wire, `star, session ${(await wire.getSession?.())?.userId ?? 'none'}, wire.session ${wire.session?.userId ?? 'none'}`)
   if (wire.http?.request?.header('x-stop')) return
   await next()
 })
@@ -176,7 +176,7 @@ test('guard-no-secrets: a guard that reads the secrets service throws SecretAcce
 
 // ---- middleware order
 
-test('middleware-order: priority "highest" runs outermost, then global middleware, then the "*" group', async () => {
+test('middleware-order: priority "highest" runs outermost, then global middleware, then the "*" group; wire.session stays as the call arrived', async () => {
   const response = await fetch(`${app.url}/todos`, { headers: { 'x-trace': 'order', ...(await as(alice)) } })
   assert.equal(response.status, 200)
   const trace = seen.get('order') ?? []
@@ -185,7 +185,7 @@ test('middleware-order: priority "highest" runs outermost, then global middlewar
     [
       'outermost in, session none',
       'global, secrets function',
-      'star, session u_alice',
+      'star, session u_alice, wire.session none',
       'outermost out, session u_alice',
     ],
   )
