@@ -4,7 +4,7 @@ import { after, afterEach, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runPikkuFunc } from '@pikku/core/function'
 import { ForbiddenError, NotFoundError, PikkuError } from '@pikku/core/errors'
-import { createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
+import { ConsoleLogger, JsonConsoleLogger, LogLevel, createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
 import { pikkuState } from '@pikku/core/state'
 import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
@@ -174,4 +174,57 @@ test('stub-proxy-existing-services: createStubProxy as existingServices reaches 
   // ... and builds its own todoStore, which the wrapper's merge does not replace: the proxy has no keys to copy.
   assert.equal(typeof (await services.todoStore.list('nobody')).length, 'number')
   assert.deepEqual(tracker.getCalls('todoStore'), [])
+})
+
+/** Runs `body` with console.info/warn/error/debug recorded, one string per call. */
+const captureConsole = async (body: () => Promise<void> | void) => {
+  const lines: string[] = []
+  const methods = ['info', 'warn', 'error', 'debug'] as const
+  const original = methods.map((m) => console[m])
+  for (const m of methods) console[m] = (...args: unknown[]) => void lines.push(args.map(String).join(' '))
+  try {
+    await body()
+  } finally {
+    methods.forEach((m, i) => (console[m] = original[i]!))
+  }
+  return lines
+}
+
+test('console-logger-lines: ConsoleLogger prints "INFO:" lines, "[traceId]" when scoped, skips debug by default, prints an Error\'s stack', async () => {
+  const lines = await captureConsole(() => {
+    const logger = new ConsoleLogger()
+    logger.info('ready')
+    logger.debug('not shown at the default level')
+    logger.scope('trace-1').warn('slow')
+    logger.error(new Error('boom'))
+  })
+  assert.equal(lines[0], 'INFO: ready')
+  assert.equal(lines[1], '[trace-1] WARN: slow')
+  assert.equal(lines[2], 'ERROR: boom')
+  assert.match(lines[3]!, /^STACK: Error: boom/)
+  assert.equal(lines.length, 4)
+})
+
+test('json-logger-lines: JsonConsoleLogger prints one JSON object per line, level then traceId then the message or fields, then meta', async () => {
+  const lines = await captureConsole(() => {
+    const logger = new JsonConsoleLogger().scope('trace-2')
+    logger.info('ready')
+    logger.info({ todoId: 't_1' }, 'extra')
+  })
+  assert.equal(lines[0], '{"level":"info","traceId":"trace-2","message":"ready"}')
+  assert.equal(lines[1], '{"level":"info","traceId":"trace-2","todoId":"t_1","meta":["extra"]}')
+})
+
+test('http-logs-trace-id: the HTTP runner scopes its error lines with the request id (x-request-id), but not every line it logs', async () => {
+  app.services.logger.setLevel(LogLevel.info)
+  let response: Response | undefined
+  const lines = await captureConsole(async () => {
+    // A malformed bearer token makes the jwt service throw inside the auth middleware: a 500 the runner logs.
+    response = await fetch(`${app.url}/todos`, { headers: { 'x-request-id': 'trace-7', authorization: 'Bearer not-a-jwt' } })
+  })
+  app.services.logger.setLevel(LogLevel.critical)
+  assert.equal(response?.status, 500)
+  assert.equal((await response!.json()).errorId, 'trace-7')
+  assert.ok(lines.some((l) => l.startsWith('[trace-7] ERROR:')))
+  assert.ok(lines.some((l) => l.startsWith('INFO: Matched route: /todos')))
 })
