@@ -228,3 +228,15 @@ test('http-logs-trace-id: the HTTP runner scopes its error lines with the reques
   assert.ok(lines.some((l) => l.startsWith('[trace-7] ERROR:')))
   assert.ok(lines.some((l) => l.startsWith('INFO: Matched route: /todos')))
 })
+
+test('get-todo-statuses: GET /todos/:todoId answers 403 without a session, 403 to a stranger, 404 for a missing item, 200 to the owner', async () => {
+  const todo = await createAs(alice, 'Statuses')
+  assert.equal((await fetch(`${app.url}/todos/${todo.todoId}`)).status, 403)
+  const stranger = await fetch(`${app.url}/todos/${todo.todoId}`, { headers: bob })
+  assert.equal(stranger.status, 403)
+  assert.equal((await stranger.json()).message, 'Permission denied')
+  const missing = await fetch(`${app.url}/todos/no-such-todo`, { headers: alice })
+  assert.equal(missing.status, 404)
+  assert.equal((await missing.json()).message, 'No to-do with id no-such-todo')
+  assert.equal((await fetch(`${app.url}/todos/${todo.todoId}`, { headers: alice })).status, 200)
+})

@@ -7,6 +7,11 @@ import { requiredSingletonServices } from '#pikku/pikku-services.gen.js'
 import { runPikkuFunc } from '@pikku/core/function'
 import { getSingletonServices, pikkuState } from '@pikku/core/state'
 import { SecretAccessDeniedError } from '@pikku/core/services'
+import { LocalContent } from '@pikku/core/services/local-content'
+import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
@@ -146,6 +151,70 @@ test('secrets-denied-in-permission: a permission reading services.secrets throws
     }),
     SecretAccessDeniedError,
   )
+})
+
+// --- the content service (docs/api/content-service.mdx): LocalContent and its request handler ---
+
+const contentSetup = async () => {
+  const root = await mkdtemp(join(tmpdir(), 'todo-content-'))
+  const config = { localFileUploadPath: root, uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets' }
+  const content = new LocalContent(config, app.services.logger, app.services.jwt!)
+  const handle = createLocalContentRequestHandler({ content: config as never, logger: app.services.logger, getJWT: () => app.services.jwt })
+  return { root, content, handle, cleanup: () => rm(root, { recursive: true, force: true }) }
+}
+
+test('content-needs-jwt: LocalContent without a jwt service throws at construction', () => {
+  const config = { localFileUploadPath: tmpdir(), uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets' }
+  assert.throws(() => new LocalContent(config, app.services.logger, undefined as never), { message: /^LocalContent requires a JWTService/ })
+})
+
+test('content-invalid-key: a key that would leave the upload folder is refused with "Invalid asset key"', async () => {
+  const { content, cleanup } = await contentSetup()
+  try {
+    await assert.rejects(content.readFileAsBuffer({ bucket: 'attachments', key: '../../secrets.txt' }), { message: 'Invalid asset key' })
+  } finally {
+    await cleanup()
+  }
+})
+
+test('content-upload-url: getUploadURL signs a PUT URL valid for 15 minutes, and its assetKey starts with the bucket', async () => {
+  const { content, cleanup } = await contentSetup()
+  try {
+    const before = Date.now()
+    const result = await content.getUploadURL({ bucket: 'attachments', fileKey: 't1/u1', contentType: 'text/plain' })
+    assert.equal(result.assetKey, 'attachments/t1/u1')
+    assert.equal(result.uploadMethod, 'PUT')
+    const url = new URL(result.uploadUrl, 'http://localhost')
+    assert.equal(url.pathname, '/uploads/attachments/t1/u1')
+    const ttl = Number(url.searchParams.get('expiresAt')) - before
+    assert.ok(ttl > 14 * 60 * 1000 && ttl <= 15 * 60 * 1000 + 1000, String(ttl))
+  } finally {
+    await cleanup()
+  }
+})
+
+test('content-round-trip: the request handler stores a signed upload and serves a signed read; other requests get null', async () => {
+  const { content, handle, cleanup } = await contentSetup()
+  try {
+    const { uploadUrl, assetKey } = await content.getUploadURL({ bucket: 'attachments', fileKey: 't1/u1', contentType: 'text/plain' })
+    const put = await handle(new Request(new URL(uploadUrl, 'http://localhost'), { method: 'PUT', body: 'hello' }))
+    assert.equal(put?.status, 200)
+    const inAnHour = new Date(Date.now() + 60 * 60 * 1000)
+    // signContentKey adds the bucket itself: pass the key without it.
+    const link = await content.signContentKey({ bucket: 'attachments', contentKey: 't1/u1', dateLessThan: inAnHour })
+    const read = await handle(new Request(new URL(link, 'http://localhost')))
+    assert.equal(read?.status, 200)
+    assert.equal(await read!.text(), 'hello')
+    // Passing the assetKey as it came back names the bucket twice, and finds nothing.
+    const doubled = await content.signContentKey({ bucket: 'attachments', contentKey: assetKey, dateLessThan: inAnHour })
+    assert.equal(new URL(doubled, 'http://localhost').pathname, '/assets/attachments/attachments/t1/u1')
+    assert.equal((await handle(new Request(new URL(doubled, 'http://localhost'))))?.status, 404)
+    // An unsigned read is refused; a path outside both prefixes is not a content request.
+    assert.notEqual((await handle(new Request('http://localhost/assets/attachments/t1/u1')))?.status, 200)
+    assert.equal(await handle(new Request('http://localhost/todos')), null)
+  } finally {
+    await cleanup()
+  }
 })
 
 test('stop-singleton-services: stopping calls stop() on every singleton that has one; a failing stop() does not stop the rest', async () => {
