@@ -240,3 +240,67 @@ test('get-todo-statuses: GET /todos/:todoId answers 403 without a session, 403 t
   assert.equal((await missing.json()).message, 'No to-do with id no-such-todo')
   assert.equal((await fetch(`${app.url}/todos/${todo.todoId}`, { headers: alice })).status, 200)
 })
+
+// --- core's fetch runner, as a custom HTTP runtime calls it (docs/custom-runtimes/http.mdx) ---
+
+test('core-fetch-runner: fetch(Request) answers JSON 200 for a result and 204 for a function that returns nothing', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const health = await pikkuFetch(new Request('http://localhost/health'))
+  assert.equal(health.status, 200)
+  assert.deepEqual(await health.json(), { status: 'ok' })
+  const todo = await createAs(alice, 'Delete me')
+  const deleted = await pikkuFetch(new Request(`http://localhost/todos/${todo.todoId}`, { method: 'DELETE', headers: alice }))
+  assert.equal(deleted.status, 204)
+})
+
+test('core-fetch-unregistered-error: an error with no registered status answers 500 with only { errorId } when errors are not exposed', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const request = () => new Request('http://localhost/todos', { headers: { authorization: 'Bearer not-a-jwt', 'x-request-id': 'trace-9' } })
+  const hidden = await pikkuFetch(request(), { exposeErrors: false })
+  assert.equal(hidden.status, 500)
+  assert.deepEqual(await hidden.json(), { errorId: 'trace-9' })
+  // Outside production the default exposes the message and stack.
+  const exposed = await (await pikkuFetch(request())).json()
+  assert.equal(typeof exposed.message, 'string')
+  assert.equal(typeof exposed.stack, 'string')
+})
+
+test('core-fetch-body-limit: a body over maxBodySize answers 413', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const response = await pikkuFetch(
+    new Request('http://localhost/todos', { method: 'POST', headers: alice, body: JSON.stringify({ title: 'x'.repeat(2000) }) }),
+    { maxBodySize: 1024 },
+  )
+  assert.equal(response.status, 413)
+})
+
+test('core-fetch-no-content-type-422: a POST body with no Content-Type is rejected with 422', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const { 'content-type': _dropped, ...noType } = alice
+  const response = await pikkuFetch(new Request('http://localhost/todos', { method: 'POST', headers: noType, body: JSON.stringify({ title: 'x' }) }))
+  assert.equal(response.status, 422)
+})
+
+test('core-fetch-conflicting-input-422: a key given different values in the path and the body is rejected with 422', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const todo = await createAs(alice, 'Conflict')
+  const response = await pikkuFetch(
+    new Request(`http://localhost/todos/${todo.todoId}`, { method: 'PATCH', headers: alice, body: JSON.stringify({ todoId: 'other', done: true }) }),
+  )
+  assert.equal(response.status, 422)
+})
+
+test('core-fetch-options-204: an OPTIONS request no route matches answers 204 after the "*" middleware (CORS) ran', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const response = await pikkuFetch(
+    new Request('http://localhost/todos', { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } }),
+  )
+  assert.equal(response.status, 204)
+  assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+})
+
+test('core-fetch-query-boolean: GET /todos?done=true is not coerced to a boolean and answers 422', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const response = await pikkuFetch(new Request('http://localhost/todos?done=true', { headers: alice }))
+  assert.equal(response.status, 422)
+})
