@@ -103,7 +103,9 @@ test('run-queue-job-trace-and-rethrow: runQueueJob runs under the trace id q-<jo
       /Instance type "number" is invalid/,
     )
     assert.equal(traceIds[0], 'q-j2')
-    await runQueueJob({ job: { id: 'j3', queueName: 'todo-cleanup', data: { ownerId: 'nobody' }, status: () => 'active' }, traceId: 'mine' })
+    // Typed Promise<void>, but it resolves with the function's return value.
+    const result: unknown = await runQueueJob({ job: { id: 'j3', queueName: 'todo-cleanup', data: { ownerId: 'nobody' }, status: () => 'active' }, traceId: 'mine' })
+    assert.deepEqual(result, { removed: 0 })
     assert.equal(traceIds[1], 'mine')
   } finally {
     logger.scope = scope
