@@ -150,6 +150,15 @@ test('invoke-unknown-name: rpc.invoke of an unregistered name with no deployment
   assert.equal(error.message, 'RPC function not found: deleteTodos')
 })
 
+test('invoke-unregistered: a function that is never wired, exposed or named in an rpc.invoke is not registered', async () => {
+  // listOverdueTodos (src/functions/escalation.functions.ts) is in the typed RPC map, so the call compiles, but the
+  // CLI imports a function for RPC only when it is invoked by name somewhere, exposed, remote or an MCP tool.
+  await assert.rejects(rpcAs({ userId: 'alice' }).invoke('listOverdueTodos', undefined), {
+    name: 'Error',
+    message: 'Function not found: listOverdueTodos',
+  })
+})
+
 test('remote-no-deployment-service: rpc.remote without a deploymentService fails; the route answers 500', async () => {
   const response = await post(`/todos/${aliceTodoId}/remind`, {})
   assert.equal(response.status, 500)

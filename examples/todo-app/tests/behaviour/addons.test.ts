@@ -1,0 +1,148 @@
+// Addons: the to-do app's chat addon (@todo-app/notify-addon, addon-example/) installed with wireAddon as 'chat'
+// (src/addons/notify.addon.ts), called by namespace the way the app's functions call it, with a real HTTP receiver
+// standing in for the team chat's incoming webhook. Core 0.12.90.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createServer, type Server } from 'node:http'
+import { rpcService, RPCNotFoundError } from '@pikku/core/rpc'
+import { LocalSecretService, LocalVariablesService } from '@pikku/core/services'
+import { createJWTService } from '../../src/jwt-service.js'
+import { startExpressApp, type RunningApp } from './harness/app.js'
+import { freePort } from './harness/services.js'
+
+interface Hook {
+  url: string
+  server: Server
+  received: unknown[]
+  status: number
+}
+
+/** A chat webhook: records each JSON body it is sent and answers `status`. */
+const startHook = async (): Promise<Hook> => {
+  const port = await freePort()
+  const hook: Hook = { url: `http://127.0.0.1:${port}/hook`, server: createServer(), received: [], status: 200 }
+  hook.server.on('request', (req, res) => {
+    let body = ''
+    req.on('data', (chunk) => (body += chunk))
+    req.on('end', () => {
+      hook.received.push(JSON.parse(body))
+      res.writeHead(hook.status).end()
+    })
+  })
+  await new Promise<void>((resolve) => hook.server.listen(port, '127.0.0.1', resolve))
+  return hook
+}
+
+let app: RunningApp
+let hook: Hook
+let otherHook: Hook
+let openTodoId: string
+let doneTodoId: string
+let bobTodoId: string
+let token: string
+
+before(async () => {
+  hook = await startHook()
+  otherHook = await startHook()
+  // The app's secrets service reads the environment (LocalSecretService over LocalVariablesService); the addon
+  // declares CHAT_WEBHOOK_URL, so its scoped secrets service may read it.
+  process.env.CHAT_WEBHOOK_URL = hook.url
+  const jwt = await createJWTService(new LocalSecretService(new LocalVariablesService({ JWT_SECRET: 'behaviour-suite' })))
+  app = await startExpressApp({ jwt })
+  token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'alice' })
+  const { todoStore } = app.services
+  openTodoId = (await todoStore.create({ ownerId: 'alice', title: 'Ship the release', done: false })).todoId
+  doneTodoId = (await todoStore.create({ ownerId: 'alice', title: 'Write the changelog', done: true })).todoId
+  bobTodoId = (await todoStore.create({ ownerId: 'bob', title: 'Bob only', done: true })).todoId
+})
+after(async () => {
+  await app.stop()
+  for (const h of [hook, otherHook]) await new Promise((resolve) => h.server.close(resolve))
+  delete process.env.CHAT_WEBHOOK_URL
+})
+
+/** wire.rpc as a runtime builds it for a call with this session, or none (a queue job, a trigger). */
+const rpcAs = (session?: { userId: string }) =>
+  rpcService.getContextRPCService(app.services, session ? { session } : {}, false)
+const alice = () => rpcAs({ userId: 'alice' })
+
+/** POST /todos/:todoId/announce (src/addons/announce.http.ts) as alice: status and JSON body. */
+const announce = async (todoId: string) => {
+  const response = await fetch(`${app.url}/todos/${todoId}/announce`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+test('namespaced-call: rpc.invoke("chat:postToChat") runs the addon function with its own chat service', async () => {
+  hook.received.length = 0
+  assert.deepEqual(await alice().invoke('chat:postToChat', { text: 'Hello team' }), { posted: true })
+  assert.deepEqual(hook.received, [{ text: 'Hello team' }])
+})
+
+test('auth-true-403: wireAddon auth: true requires a session, though postToChat itself is sessionless', async () => {
+  hook.received.length = 0
+  await assert.rejects(rpcAs().invoke('chat:postToChat', { text: 'From a job' }), {
+    name: 'ForbiddenError',
+    message: 'Authentication required',
+  })
+  assert.deepEqual(hook.received, [])
+})
+
+test('addon-input-validated: the addon function input schema applies to namespaced calls', async () => {
+  await assert.rejects(alice().invoke('chat:postToChat', { text: 42 }), { name: 'UnprocessableContentError' })
+})
+
+test('unknown-addon-function: a name the addon does not export throws RPCNotFoundError', async () => {
+  const error = await alice()
+    .invoke('chat:postToSlack', { text: 'x' })
+    .catch((e: unknown) => e)
+  assert.ok(error instanceof RPCNotFoundError)
+  assert.equal(error.message, 'RPC function not found: chat:postToSlack')
+})
+
+test('announce-done: announceTodo posts "Done: <title>" through the addon for a finished to-do', async () => {
+  hook.received.length = 0
+  assert.deepEqual(await announce(doneTodoId), { status: 200, body: { posted: true } })
+  assert.deepEqual(hook.received, [{ text: 'Done: Write the changelog' }])
+})
+
+test('announce-open: for a to-do that is not done, announceTodo posts nothing', async () => {
+  hook.received.length = 0
+  assert.deepEqual(await announce(openTodoId), { status: 200, body: { posted: false } })
+  assert.deepEqual(hook.received, [])
+})
+
+test('announce-permission: the app permission (isTodoOwner) guards the call before the addon is reached', async () => {
+  hook.received.length = 0
+  const { status, body } = await announce(bobTodoId)
+  assert.equal(status, 403)
+  assert.equal(body.message, 'Permission denied')
+  assert.deepEqual(hook.received, [])
+})
+
+test('services-once-per-namespace: the addon services are built on the first call and kept', async () => {
+  // The chat client read CHAT_WEBHOOK_URL when the first call built the addon services; a new value is not seen.
+  process.env.CHAT_WEBHOOK_URL = otherHook.url
+  hook.received.length = 0
+  try {
+    await alice().invoke('chat:postToChat', { text: 'Still the first hook' })
+  } finally {
+    process.env.CHAT_WEBHOOK_URL = hook.url
+  }
+  assert.deepEqual(hook.received, [{ text: 'Still the first hook' }])
+  assert.deepEqual(otherHook.received, [])
+})
+
+test('addon-error-propagates: an error thrown inside the addon reaches the caller; the route answers 500', async () => {
+  hook.status = 500
+  try {
+    // A plain Error from the addon's chat client: the route answers 500 with its message (outside production).
+    const { status, body } = await announce(doneTodoId)
+    assert.equal(status, 500)
+    assert.equal(body.message, 'The chat webhook answered 500')
+  } finally {
+    hook.status = 200
+  }
+})
