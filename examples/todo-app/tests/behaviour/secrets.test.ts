@@ -20,12 +20,20 @@ import { addTodoToCalendar, listMyConnections } from '../../src/functions/calend
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { registerProbe } from './harness/core-probes.js'
 import { addFunction } from '@pikku/core/function'
+import { RedisSecretService, RedisSessionStore } from '@pikku/redis'
+import { Redis } from 'ioredis'
+import { startRedis, type RunningService } from './harness/services.js'
 
 let app: SignedInApp
+let redis: RunningService
 before(async () => {
   app = await startSignedInApp()
+  redis = await startRedis()
 })
-after(() => app.stop())
+after(async () => {
+  await app.stop()
+  await redis.stop()
+})
 
 /** The app's credential service (src/services.ts always builds one; its generated type marks it optional). */
 const credentialsOf = () => app.services.credentialService as CredentialService
@@ -221,4 +229,56 @@ test('list-my-connections: listMyConnections reports the calendar as connected o
   await credentialsOf().set('google-calendar', { accessToken: 't' }, 'carol')
   const after = (await run('listMyConnections', undefined, session)) as typeof before
   assert.deepEqual(after.connections.find((c) => c.name === 'google-calendar')?.connected, true)
+})
+
+// --- secrets in Redis (docs/storage/index.mdx) ---
+
+test('redis-secrets-encrypted: RedisSecretService stores a secret encrypted and reads it back, also through the typed service', async () => {
+  const secrets = new RedisSecretService(redis.url, { key: 'k'.repeat(32) })
+  const raw = new Redis(redis.url)
+  try {
+    await secrets.setSecret('REMINDER_EMAIL_API_KEY', 'plain-api-key-123')
+    assert.equal((await secrets.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'plain-api-key-123')
+    const stored = JSON.stringify(await raw.hgetall('pikku:secret:REMINDER_EMAIL_API_KEY'))
+    assert.ok(stored.length > 2 && !stored.includes('plain-api-key-123'))
+    const typed = new TypedSecretService(secrets)
+    assert.equal((await typed.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'plain-api-key-123')
+    assert.equal(await typed.getSecret('DIGEST_WEBHOOK_URL'), undefined)
+  } finally {
+    await secrets.close()
+    raw.disconnect()
+  }
+})
+
+test('redis-secrets-rotate: rotateKEK with a new key, keyVersion 2 and the old key as previousKey keeps every secret readable with the new key', async () => {
+  const first = new RedisSecretService(redis.url, { key: 'a'.repeat(32), keyPrefix: 'rotate' })
+  await first.setSecret('JWT_SECRET', 'j'.repeat(32))
+  await first.close()
+  const rotating = new RedisSecretService(redis.url, { key: 'b'.repeat(32), keyVersion: 2, previousKey: 'a'.repeat(32), keyPrefix: 'rotate' })
+  const rotated = await rotating.rotateKEK()
+  await rotating.close()
+  assert.equal(rotated, 1)
+  const after = new RedisSecretService(redis.url, { key: 'b'.repeat(32), keyVersion: 2, keyPrefix: 'rotate' })
+  try {
+    assert.equal((await after.getSecret('JWT_SECRET')).reveal(), 'j'.repeat(32))
+  } finally {
+    await after.close()
+  }
+})
+
+test('redis-stores-sample: the storage page sample reads the encryption key from the environment and builds Redis secrets and sessions', async () => {
+  // The sample's body, with a variables service in place of the environment.
+  const variables = new LocalVariablesService({ REDIS_URL: redis.url, SECRETS_ENCRYPTION_KEY: 'e'.repeat(32) })
+  const redisUrl = ((await variables.get('REDIS_URL')) as string | undefined) ?? 'redis://localhost:6379'
+  const encryptionKey = await new LocalSecretService(variables).getSecret('SECRETS_ENCRYPTION_KEY')
+  const sessionStore = new RedisSessionStore(redisUrl)
+  await sessionStore.init()
+  const secrets = new RedisSecretService(redisUrl, { key: encryptionKey.reveal() })
+  try {
+    await secrets.setSecret('SLACK_BOT_TOKEN', 'xoxb-1')
+    assert.equal((await secrets.getSecret('SLACK_BOT_TOKEN')).reveal(), 'xoxb-1')
+  } finally {
+    await secrets.close()
+    await sessionStore.close()
+  }
 })
