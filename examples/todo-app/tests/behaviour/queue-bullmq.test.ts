@@ -189,7 +189,7 @@ test('cleanup-progress-and-result: the todo-cleanup job returns { removed } and 
   assert.deepEqual(await again!.waitForCompletion!(10_000), { removed: 0 })
 })
 
-test('worker-config-batchsize: registerQueues applies todo-cleanup\'s batchSize as the worker\'s concurrency, with no warnings', async () => {
+test('worker-config-batch-size: registerQueues applies todo-cleanup\'s batchSize as the worker\'s concurrency, with no warnings', async () => {
   assert.deepEqual(registered['todo-cleanup']![0]!.applied, { batchSize: 1 })
   assert.deepEqual(registered['todo-cleanup']![0]!.warnings, [])
   assert.deepEqual(registered['todo-reminders']![0]!.applied, {})
@@ -201,7 +201,7 @@ test('supports-results: BullQueueService says it keeps results', () => {
   assert.equal(bull.getQueueService().supportsResults, true)
 })
 
-test('getjob-unknown-queue-throws: getJob throws "Queue \'...\' not found." for a queue this process has not published to', async () => {
+test('get-job-unknown-queue-throws: getJob throws "Queue \'...\' not found." for a queue this process has not published to', async () => {
   const fresh = new BullQueueService({ host: redis.host, port: redis.port })
   await assert.rejects(fresh.getJob('todo-cleanup', '1'), { message: "Queue 'todo-cleanup' not found." })
 })

@@ -162,7 +162,7 @@ test('cleanup-progress-logged: on pg-boss the todo-cleanup job\'s updateProgress
   assert.equal((await services.todoStore.list(ownerId)).length, 1)
 })
 
-test('worker-config-batchsize: registerQueues applies todo-cleanup\'s batchSize (localConcurrency) with no warnings', () => {
+test('worker-config-batch-size: registerQueues applies todo-cleanup\'s batchSize (localConcurrency) with no warnings', () => {
   assert.deepEqual(registered['todo-cleanup']![0]!.applied, { batchSize: 1 })
   assert.deepEqual(registered['todo-cleanup']![0]!.warnings, [])
   assert.equal(pgBoss.getQueueService().supportsResults, true)
