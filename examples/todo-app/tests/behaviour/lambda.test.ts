@@ -107,7 +107,7 @@ test('sqs-unknown-queue-fails: a record from a queue no worker is wired to is re
   assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-other' }] })
 })
 
-test('eventbridge-daily-digest: the dailyDigest handler runs the daily-digest task', async () => {
+test('scheduled-daily-digest: the dailyDigest handler runs the daily-digest task', async () => {
   const logged: string[] = []
   const logger = getSingletonServices().logger
   const original = logger.info
