@@ -176,7 +176,7 @@ test('max-payload-crash-without-listener: without an error listener on accepted 
   }
 })
 
-test('event-hub-fanout: completeTodo reaches the owner’s other subscribed sockets, not the sender', async () => {
+test('event-hub-fan-out: completeTodo reaches the owner’s other subscribed sockets, not the sender', async () => {
   const a1 = await signedIn('eve')
   const a2 = await signedIn('eve')
   const other = await signedIn('mallory')
@@ -209,7 +209,7 @@ test('unsubscribe-stops-pushes: after unsubscribeFromChanges a socket gets no mo
   assert.equal(quitter.frames.filter((f: any) => f.topic).length, 0)
 })
 
-test('handler-error-runs-on-disconnect: after a handler error the open socket has had onDisconnect run and gets no pushes', async () => {
+test('handler-error-runs-on-disconnect: after a handler error the open socket has had onDisconnect run and gets no pushes until it subscribes again', async () => {
   const failing = await signedIn('ivy')
   const watcher = await signedIn('ivy')
   const actor = await signedIn('ivy')
@@ -225,6 +225,11 @@ test('handler-error-runs-on-disconnect: after a handler error the open socket ha
   await watcher.next((f) => f.topic === 'todos:ivy')
   await failing.call('listTodos')
   assert.equal(failing.frames.filter((f: any) => f.topic).length, 0)
+  // Subscribing again on the same socket brings the pushes back.
+  await failing.call('subscribeToChanges')
+  const second = await actor.call('createTodo', { title: 'after subscribing again' })
+  await actor.call('completeTodo', { todoId: second.todoId })
+  assert.deepEqual(await failing.next((f) => f.topic === 'todos:ivy'), { topic: 'todos:ivy', data: { ...second, done: true } })
 })
 
 test('generated-client-unauthorized-text: the generated client hands the Unauthorized text to subscribe callbacks as a string', async () => {
