@@ -5,6 +5,7 @@ import type { CredentialService } from '@pikku/core/services'
 import type { TodoTopics } from './todo-events.js'
 import type { TodoStore } from './todo-store.js'
 import type { Notifier } from './notifier.js'
+import type { SlackConnection } from './gateways/slack.adapter.js'
 
 export interface Config extends CoreConfig {
   port: number
@@ -21,6 +22,8 @@ export interface SingletonServices extends CoreSingletonServices<Config> {
   eventHub: EventHubService<TodoTopics>
   /** Sends reminder e-mails and digest posts, built from the app's secrets (see src/notifier.ts). */
   notifier: Notifier
+  /** Builds the Slack gateway's adapter from the app's secrets (see src/gateways/slack.adapter.ts). */
+  slack: SlackConnection
   /** Stores and drives workflow runs (see src/workflows/). Required here, so functions never see it as optional. */
   workflowService: WorkflowService
   /** Per-user credentials such as linked calendars (see src/credentials.ts). Optional in core; this app builds one. */

@@ -5,6 +5,7 @@ import { LocalEventHubService } from '@pikku/core/channel/local'
 import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
 import { InMemoryTodoStore } from './todo-store.js'
 import { createNotifier } from './notifier.js'
+import { createSlackConnection } from './gateways/slack.adapter.js'
 import type { TodoTopics } from './todo-events.js'
 
 export const createSingletonServices = pikkuServices(async (config, existingServices) => {
@@ -23,6 +24,10 @@ export const createSingletonServices = pikkuServices(async (config, existingServ
     // Built from secrets and variables here, so functions receive the client and never the keys.
     notifier: createNotifier(secrets, variables, logger),
     // #endregion notifier
+    // #region slack
+    // The Slack gateway's adapter, built from secrets on first use (see src/gateways/slack.adapter.ts).
+    slack: createSlackConnection(secrets),
+    // #endregion slack
     // #region credentialService
     // Per-user credentials such as linked calendars; in memory here, a database or better-auth in production.
     credentialService: new LocalCredentialService(),

@@ -103,7 +103,7 @@ test('run-to-completion-output: runToCompletion returns the output of the run', 
 
 test('sleep-timer-resume-needs-queue: when the in-memory sleep timer fires, the resume fails without a queue service and the run stays running', async () => {
   const todo = await newTodo('carol', 'Renew passport')
-  const { runId } = await withMockedTimeouts(
+  const { runId } = await withMockedTimeouts<{ runId: string }>(
     () => services.workflowService.startWorkflow('todoReminderWorkflow', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services)),
     1,
   )
@@ -142,7 +142,7 @@ test('step-retry-then-succeed: a step that fails twice is called again after ret
   }
   try {
     // retryDelay is '30s': the mocked clock moves 30 s at a time.
-    const { runId } = await withMockedTimeouts(
+    const { runId } = await withMockedTimeouts<{ runId: string }>(
       () => services.workflowService.startWorkflow('todoReminderWorkflow', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services)),
       30_000,
     )

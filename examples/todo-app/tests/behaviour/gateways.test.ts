@@ -1,0 +1,131 @@
+// The Slack gateway (src/gateways/) with the real SlackGatewayAdapter of @pikku/gateway-slack: requests signed in
+// the test with the signing secret, as Slack signs them. The app's services are created once and served by two
+// runtimes: @pikku/express (the harness's server, src/start.ts) and @pikku/node-http-server on a second port, since
+// the two hand the adapter different raw bodies. The one stand-in is the Slack Web API client of the workspace, put
+// in the adapter's per-team client cache so that replies are recorded instead of posted to slack.com.
+import { after, before, beforeEach, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
+import { PikkuNodeHTTPServer } from '@pikku/node-http-server'
+import { freePort } from './harness/services.js'
+import { startSessionApp, type SessionApp } from './harness/workflows.js'
+import { slackAdapter } from '../../src/gateways/slack.adapter.js'
+
+const SIGNING_SECRET = 'behaviour-suite-slack-signing-secret'
+const TEAM = 'T0TODO'
+let app: SessionApp
+let services: any
+let nodeServer: PikkuNodeHTTPServer
+/** The app on @pikku/node-http-server, where every test but the Express one sends. */
+let nodeUrl: string
+const posted: Array<Record<string, unknown>> = []
+
+before(async () => {
+  process.env.SLACK_SIGNING_SECRET = SIGNING_SECRET
+  process.env.SLACK_BOT_TOKEN = 'xoxb-behaviour-suite'
+  app = await startSessionApp()
+  services = app.services
+  const port = await freePort()
+  nodeServer = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1' }, services.logger)
+  await nodeServer.init()
+  await nodeServer.start()
+  nodeUrl = `http://127.0.0.1:${port}`
+})
+after(async () => {
+  nodeServer.server.closeAllConnections()
+  await new Promise((resolve) => nodeServer.server.close(resolve))
+  await app.stop()
+})
+beforeEach(() => (posted.length = 0))
+
+/** POSTs a body to /webhooks/slack, signed as Slack signs it (v0, HMAC-SHA256 over "v0:<timestamp>:<body>"). */
+const sendToSlackRoute = (payload: unknown, { secret = SIGNING_SECRET, ageSeconds = 0, signed = true, url = nodeUrl } = {}) => {
+  const body = JSON.stringify(payload)
+  const timestamp = String(Math.floor(Date.now() / 1000) - ageSeconds)
+  const signature = 'v0=' + createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')
+  return fetch(`${url}/webhooks/slack`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(signed ? { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp } : {}),
+    },
+    body,
+  })
+}
+
+const messageEvent = (event: Record<string, unknown>) => ({
+  type: 'event_callback',
+  team_id: TEAM,
+  event: { type: 'message', channel: 'C0TEAM', ts: '1700000000.000100', ...event },
+})
+
+/** After the adapter exists (built on the gateway's first request), record what the workspace client posts. */
+const recordReplies = async () => {
+  const adapter: any = await slackAdapter(services)
+  adapter.clientCache.set(TEAM, { chat: { postMessage: async (options: Record<string, unknown>) => void posted.push(options) } })
+}
+
+test('url-verification-challenge: a signed url_verification request is answered with its challenge', async () => {
+  const response = await sendToSlackRoute({ type: 'url_verification', challenge: 'challenge-123' })
+  assert.equal(response.status, 200)
+  assert.deepEqual(await response.json(), { challenge: 'challenge-123' })
+})
+
+test('wrong-secret-401: a request signed with another secret answers 401', async () => {
+  const response = await sendToSlackRoute(messageEvent({ user: 'U1', text: 'todos' }), { secret: 'not-the-secret' })
+  assert.equal(response.status, 401)
+})
+
+test('missing-signature-401: a request without Slack\'s signature headers answers 401', async () => {
+  const response = await sendToSlackRoute({ type: 'url_verification', challenge: 'x' }, { signed: false })
+  assert.equal(response.status, 401)
+})
+
+test('stale-request-401: a correctly signed request more than five minutes old answers 401', async () => {
+  const fresh = await sendToSlackRoute({ type: 'url_verification', challenge: 'ok' }, { ageSeconds: 290 })
+  assert.equal(fresh.status, 200)
+  const stale = await sendToSlackRoute({ type: 'url_verification', challenge: 'late' }, { ageSeconds: 301 })
+  assert.equal(stale.status, 401)
+})
+
+test('global-bearer-middleware-500: a message that reaches the function answers 500, because the app\'s global authBearer reads secrets the gateway took away', async () => {
+  await recordReplies()
+  const response = await sendToSlackRoute(messageEvent({ user: 'U0ALICE', text: 'todos' }))
+  assert.equal(response.status, 500)
+  const body = await response.json()
+  assert.match(body.message, /^'secrets' is not available inside a pikku function\./)
+  assert.match(body.stack, /auth-bearer\.js/)
+  assert.deepEqual(posted, [])
+})
+
+test('ignored-events: bot messages, edits and events without text are acknowledged with { ok: true } and never reach the function', async () => {
+  await recordReplies()
+  const ignored = [
+    messageEvent({ user: 'U0ALICE', text: 'todos', bot_id: 'B1' }),
+    messageEvent({ user: 'U0ALICE', text: 'todos', subtype: 'message_changed' }),
+    messageEvent({ user: 'U0ALICE' }),
+    { type: 'event_callback', team_id: TEAM, event: { type: 'reaction_added', user: 'U0ALICE' } },
+  ]
+  for (const payload of ignored) {
+    const response = await sendToSlackRoute(payload)
+    assert.equal(response.status, 200)
+    assert.deepEqual(await response.json(), { ok: true })
+  }
+  assert.deepEqual(posted, [])
+  // A thread_broadcast is the one subtype that gets through to the function (and so to the 500 above).
+  const broadcast = await sendToSlackRoute(messageEvent({ user: 'U0NOBODY', text: 'todos', subtype: 'thread_broadcast' }))
+  assert.equal(broadcast.status, 500)
+})
+
+test('get-route-401: GET /webhooks/slack exists and, unsigned, answers 401', async () => {
+  const response = await fetch(`${nodeUrl}/webhooks/slack`)
+  assert.equal(response.status, 401)
+})
+
+test('express-json-body-401: on @pikku/express a correctly signed JSON request answers 401, as the adapter gets an empty raw body', async () => {
+  const response = await sendToSlackRoute({ type: 'url_verification', challenge: 'challenge-123' }, { url: app.url })
+  assert.equal(response.status, 401)
+  // The same request on @pikku/node-http-server passes.
+  const passed = await sendToSlackRoute({ type: 'url_verification', challenge: 'challenge-123' })
+  assert.equal(passed.status, 200)
+})
