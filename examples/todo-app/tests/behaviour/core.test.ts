@@ -304,3 +304,104 @@ test('core-fetch-query-boolean: GET /todos?done=true is not coerced to a boolean
   const response = await pikkuFetch(new Request('http://localhost/todos?done=true', { headers: alice }))
   assert.equal(response.status, 422)
 })
+
+test('no-schema-service-skips-validation: with no schema service the runner validates nothing and says nothing', async () => {
+  const { logger, lines } = recordingLogger()
+  const created = await runPikkuFunc('rpc', 'createTodo', 'createTodo', {
+    singletonServices: { ...app.services, logger, schema: undefined } as never,
+    data: () => ({ title: 5 }),
+    wire: { session: aliceSession } as never,
+  })
+  assert.equal((created as { title: unknown }).title, 5)
+  assert.deepEqual(lines.filter((l) => l.level === 'warn' || l.level === 'error'), [])
+})
+
+test('core-root-no-values: the bare @pikku/core entry exports no runtime values; subpath entries do', async () => {
+  assert.deepEqual(Object.keys(await import('@pikku/core')), [])
+  assert.equal(typeof (await import('@pikku/core/errors')).NotFoundError, 'function')
+})
+
+// --- the generated clients (docs/philosophy/typed-clients.mdx) ---
+
+const tokenOf = (headers: Record<string, string>) => headers.authorization!.slice('Bearer '.length)
+
+test('fetch-client-calls: the generated PikkuFetch posts and gets typed routes with a bearer token; a trailing slash is removed with a warning', async () => {
+  const { PikkuFetch } = await import('#pikku/pikku-fetch.gen.js')
+  const client = new PikkuFetch()
+  const warnings: unknown[] = []
+  const original = console.warn
+  console.warn = (...args: unknown[]) => void warnings.push(args.join(' '))
+  try {
+    client.setServerUrl(`${app.url}/`)
+  } finally {
+    console.warn = original
+  }
+  assert.deepEqual(warnings, ['Server URL should not end with a slash, removing.'])
+  client.setAuthorizationJWT(tokenOf(alice))
+  const created = await client.post('/todos', { title: 'From the client' })
+  const fetched = await client.get('/todos/:todoId', { todoId: created.todoId })
+  assert.equal(fetched.title, 'From the client')
+})
+
+test('fetch-client-errors: an answer of 400 or above throws PikkuFetchError with the status, name and message', async () => {
+  const { PikkuFetch } = await import('#pikku/pikku-fetch.gen.js')
+  const { PikkuFetchError } = await import('@pikku/fetch')
+  const asAlice = new PikkuFetch({ serverUrl: app.url })
+  asAlice.setAuthorizationJWT(tokenOf(alice))
+  const todo = await asAlice.post('/todos', { title: 'Mine' })
+  const asBob = new PikkuFetch({ serverUrl: app.url })
+  asBob.setAuthorizationJWT(tokenOf(bob))
+  const statusOf = async (call: Promise<unknown>) => {
+    try {
+      await call
+    } catch (error) {
+      assert.ok(error instanceof PikkuFetchError)
+      return [error.status, error.name, error.message]
+    }
+    return 'no error'
+  }
+  assert.deepEqual(await statusOf(asAlice.get('/todos/:todoId', { todoId: 'missing' })), [404, 'NotFoundError', 'No to-do with id missing'])
+  assert.deepEqual(await statusOf(asBob.get('/todos/:todoId', { todoId: todo.todoId })), [403, 'ForbiddenError', 'Permission denied'])
+  assert.equal(((await statusOf(asAlice.post('/todos', { title: 5 as never }))) as unknown[])[0], 422)
+})
+
+test('fetch-client-no-url: a request before setServerUrl fails with "Server url is not set"', async () => {
+  const { PikkuFetch } = await import('#pikku/pikku-fetch.gen.js')
+  await assert.rejects(new PikkuFetch().get('/health'), { message: 'Server url is not set' })
+})
+
+test('fetch-client-dates: date-like strings in a response become Date objects unless transformDate is false', async () => {
+  const { PikkuFetch } = await import('#pikku/pikku-fetch.gen.js')
+  const client = new PikkuFetch({ serverUrl: app.url })
+  client.setAuthorizationJWT(tokenOf(alice))
+  const created = await client.post('/todos', { title: 'Dated', dueAt: '2030-01-01T09:00:00.000Z' })
+  assert.ok((created.dueAt as unknown) instanceof Date)
+  const plain = new PikkuFetch({ serverUrl: app.url, transformDate: false })
+  plain.setAuthorizationJWT(tokenOf(alice))
+  assert.equal(typeof (await plain.get('/todos/:todoId', { todoId: created.todoId })).dueAt, 'string')
+})
+
+test('rpc-client-exposed: the generated PikkuRPC invokes an exposed function through the public RPC endpoint', async () => {
+  const { PikkuRPC } = await import('#pikku/pikku-rpc.gen.js')
+  const rpc = new PikkuRPC()
+  rpc.setServerUrl(app.url)
+  rpc.setAuthorizationJWT(tokenOf(alice))
+  const counts = await rpc.invoke('countOpenTodos')
+  assert.equal(typeof counts.open, 'number')
+  assert.equal(typeof counts.overdue, 'number')
+})
+
+test('wiring-without-metadata: a wireHTTP call codegen never saw logs a warning, registers nothing, and its route answers 404', async () => {
+  const { wireHTTP } = await import('@pikku/core/http')
+  const { health } = await import('../../src/functions/todos.functions.js')
+  const warnings: string[] = []
+  const original = console.warn
+  console.warn = (...args: unknown[]) => void warnings.push(args.join(' '))
+  try {
+    wireHTTP({ method: 'get', route: '/not-generated', func: health, auth: false } as never)
+  } finally {
+    console.warn = original
+  }
+  assert.match(warnings[0]!, /^\[pikku\] Skipping HTTP route 'GET \/not-generated' — metadata not found/)
+  assert.equal((await fetch(`${app.url}/not-generated`)).status, 404)
+})

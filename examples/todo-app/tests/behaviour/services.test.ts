@@ -64,6 +64,18 @@ test('existing-services-factory-wins: pikkuServices keeps extra services but let
   restoreAppSingletons()
 })
 
+test('existing-event-hub-replaced: an eventHub passed to the app factory is replaced by the one it builds', async () => {
+  const sharedHub = { shared: true }
+  const services = await createSingletonServices(await createConfig(), { eventHub: sharedHub } as never)
+  restoreAppSingletons()
+  assert.notEqual(services.eventHub, sharedHub)
+  // workflowService is different: src/services.ts takes the one it is given.
+  const workflowService = { given: true }
+  const withWorkflow = await createSingletonServices(await createConfig(), { workflowService } as never)
+  restoreAppSingletons()
+  assert.equal(withWorkflow.workflowService, workflowService)
+})
+
 test('factory-registers-singletons: each createSingletonServices call registers its result as the process singletons, last call wins', async () => {
   assert.equal(getSingletonServices(), app.services)
   const second = await createSingletonServices(await createConfig(), { jwt: app.services.jwt })
