@@ -9,6 +9,7 @@ import { stopSingletonServices } from '@pikku/core/utils'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
 import { startRedis, type RunningService } from './harness/services.js'
 import { addFunction } from '@pikku/core/function'
+import { SignedQueueService } from '@pikku/core/queue'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { bootServices, callerAs, ConnectedBullQueueService, type Singletons } from './harness/queues.js'
 
@@ -285,6 +286,24 @@ test('connected-service-workaround: a BullQueueService subclass that hands creat
   assert.deepEqual(await job!.waitForCompletion!(10_000), { reminded: true })
   await queueService.close()
   assert.equal((await (queue.getBackend() as any).client).status, 'end')
+})
+
+test('signed-claim-not-carried: a pikkuUserId signed by SignedQueueService does not reach the BullMQ job', async () => {
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
+  try {
+    const signed = new SignedQueueService(queueService, services.secrets, services.logger)
+    const todo = await dueIn(3 * HOUR)
+    const jobId = await signed.add('todo-reminders', { todoId: todo.todoId }, { pikkuUserId: owner.userId, delay: HOUR })
+    const queue = new Queue('todo-reminders', { connection: { host: redis.host, port: redis.port } })
+    opened.push(queue)
+    const job = await queue.getJob(jobId)
+    assert.deepEqual(job!.data, { todoId: todo.todoId })
+    assert.ok(!('pikkuUserId' in job!.opts), Object.keys(job!.opts).join())
+    assert.ok(!JSON.stringify(job!.toJSON()).includes('pq1.'))
+    await job!.remove()
+  } finally {
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+  }
 })
 
 test('scheduler-start-registers-crons: BullSchedulerService.start() registers every wireScheduler task as a BullMQ job scheduler', async () => {

@@ -6,6 +6,7 @@ import { PgBossServiceFactory } from '@pikku/queue-pg-boss'
 import type { PgBoss } from 'pg-boss'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { addFunction } from '@pikku/core/function'
+import { SignedQueueService } from '@pikku/core/queue'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { startPostgres, type RunningService } from './harness/services.js'
@@ -166,6 +167,21 @@ test('worker-config-batch-size: registerQueues applies todo-cleanup\'s batchSize
   assert.deepEqual(registered['todo-cleanup']![0]!.applied, { batchSize: 1 })
   assert.deepEqual(registered['todo-cleanup']![0]!.warnings, [])
   assert.equal(pgBoss.getQueueService().supportsResults, true)
+})
+
+test('signed-claim-not-carried: a pikkuUserId signed by SignedQueueService does not reach the pg-boss job', async () => {
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
+  try {
+    const signed = new SignedQueueService(pgBoss.getQueueService(), services.secrets, services.logger)
+    const todo = await dueIn(3 * HOUR)
+    const jobId = await signed.add('todo-reminders', { todoId: todo.todoId }, { pikkuUserId: owner.userId, delay: HOUR })
+    const job = await boss.getJobById('todo-reminders', jobId)
+    assert.deepEqual(job!.data, { todoId: todo.todoId })
+    assert.ok(!JSON.stringify(job).includes('pq1.'))
+    await boss.cancel('todo-reminders', jobId)
+  } finally {
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+  }
 })
 
 test('scheduler-start-registers-crons: PgBossSchedulerService.start() registers every wireScheduler task as a pg-boss schedule', async () => {

@@ -4,7 +4,7 @@
 // reached by moving the clock, and no real timer is left running at the end.
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { registerQueueWorkers, runQueueJob } from '@pikku/core/queue'
+import { registerQueueWorkers, runQueueJob, SignedQueueService } from '@pikku/core/queue'
 import { PikkuMissingMetaError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
@@ -13,6 +13,8 @@ import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
 import { bootServices, nextInfoLog, type Singletons } from './harness/queues.js'
 
 let services: Singletons
+// 32 random bytes in base64, as `openssl rand -base64 32` prints them.
+const SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
 const table = new InMemoryJobTable()
 const queueService = new TableQueueService(table)
 let results: Awaited<ReturnType<typeof startTableWorkers>>
@@ -130,5 +132,105 @@ test('register-callback-error-logged: an error thrown by registerQueueWorkers\' 
     assert.deepEqual(outcome['todo-cleanup']![0]!.warnings, ['batchSize: Unknown configuration option for this queue implementation'])
   } finally {
     logger.error = error
+  }
+})
+
+/** Collects what the app logs at `level` (on the singleton logger and the loggers it scopes per job) until restored. */
+const collectLogs = (level: 'warn' | 'error') => {
+  const logger = services.logger as any
+  const { scope } = logger
+  const original = logger[level]
+  const lines: string[] = []
+  const watch = (target: any, fn: (...args: unknown[]) => unknown) =>
+    function (...args: unknown[]) {
+      lines.push(args.map(String).join(' '))
+      return fn.apply(target, args)
+    }
+  logger[level] = watch(logger, original)
+  logger.scope = function (traceId: string) {
+    const scoped = scope.call(logger, traceId)
+    scoped[level] = watch(scoped, scoped[level])
+    return scoped
+  }
+  return { lines, restore: () => ((logger[level] = original), (logger.scope = scope)) }
+}
+
+/** Runs the next poll of the table's loops and waits until `todoId`'s reminder is logged. */
+const runReminder = async (todoId: string, title: string) => {
+  const reminded = nextInfoLog(services, new RegExp(`"${title}"`))
+  mock.timers.tick(1000)
+  await reminded
+  await settle()
+  assert.equal(await table.claimNext('todo-reminders'), undefined, todoId)
+}
+
+test('identity-no-secret-dropped: without PIKKU_QUEUE_IDENTITY_SECRET, SignedQueueService warns and drops pikkuUserId', async () => {
+  delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+  const warnings = collectLogs('warn')
+  const inserted: Array<{ pikkuUserId?: string }> = []
+  const insert = table.insert.bind(table)
+  table.insert = async (job) => (inserted.push(job), insert(job))
+  try {
+    const signed = new SignedQueueService(queueService, services.secrets, services.logger)
+    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'No secret', done: false })
+    await signed.add('todo-reminders', { todoId: todo.todoId }, { pikkuUserId: 'u-kim' })
+    assert.equal(inserted[0]!.pikkuUserId, undefined)
+    assert.ok(warnings.lines.some((line) => line.startsWith("No 'PIKKU_QUEUE_IDENTITY_SECRET' secret is configured")))
+    await runReminder(todo.todoId, 'No secret')
+  } finally {
+    table.insert = insert
+    warnings.restore()
+  }
+})
+
+test('identity-unsigned-rejected: a job whose pikkuUserId is not a signed claim is logged as rejected and runs without it', async () => {
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
+  const errors = collectLogs('error')
+  try {
+    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Forged', done: false })
+    // The bare TableQueueService does not sign: the table stores the id as given, as a forged job would carry it.
+    await queueService.add('todo-reminders', { todoId: todo.todoId }, { pikkuUserId: 'u-admin' })
+    await runReminder(todo.todoId, 'Forged')
+    assert.ok(
+      errors.lines.some((line) => /^Rejected an unsigned or invalid identity claim on job .* in queue todo-reminders — the job runs without a pikkuUserId\.$/.test(line)),
+      errors.lines.join('\n'),
+    )
+  } finally {
+    errors.restore()
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+  }
+})
+
+test('identity-signed-accepted: SignedQueueService replaces pikkuUserId with a signed claim, which the runner accepts', async () => {
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
+  const errors = collectLogs('error')
+  const inserted: Array<{ pikkuUserId?: string }> = []
+  const insert = table.insert.bind(table)
+  table.insert = async (job) => (inserted.push(job), insert(job))
+  try {
+    const signed = new SignedQueueService(queueService, services.secrets, services.logger)
+    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Signed', done: false })
+    await signed.add('todo-reminders', { todoId: todo.todoId }, { pikkuUserId: 'u-kim' })
+    assert.match(inserted[0]!.pikkuUserId!, /^pq1\.[^.]+\.[^.]+$/)
+    await runReminder(todo.todoId, 'Signed')
+    assert.deepEqual(errors.lines, [])
+  } finally {
+    table.insert = insert
+    errors.restore()
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+  }
+})
+
+test('identity-short-secret-throws: a PIKKU_QUEUE_IDENTITY_SECRET shorter than 32 characters makes SignedQueueService.add throw', async () => {
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'too-short'
+  try {
+    const signed = new SignedQueueService(queueService, services.secrets, services.logger)
+    await assert.rejects(signed.add('todo-cleanup', { ownerId: 'u-kim' }, { pikkuUserId: 'u-kim' }), (error: Error) => {
+      assert.equal(error.name, 'WeakKeyMaterialError')
+      assert.match(error.message, /^PIKKU_QUEUE_IDENTITY_SECRET must be at least 32 characters/)
+      return true
+    })
+  } finally {
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }
 })
