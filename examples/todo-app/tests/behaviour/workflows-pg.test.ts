@@ -1,0 +1,114 @@
+// Workflows on PostgreSQL, as src/runtimes/pg-workflows-worker.ts runs them: PgKyselyWorkflowService from
+// @pikku/kysely-postgres on a real PostgreSQL (harness/services.ts), with pg-boss (@pikku/queue-pg-boss) for the queue
+// and scheduler services, and the queue workers served in this process. The workflow tables are created with
+// applyPikkuSchemas from @pikku/kysely, the statements `pikku db migrate` applies, so that the test needs no CLI run.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { PgBossServiceFactory } from '@pikku/queue-pg-boss'
+import { PikkuKysely, PgKyselyWorkflowService } from '@pikku/kysely-postgres'
+import { applyPikkuSchemas, workflowSchema } from '@pikku/kysely'
+import { ConsoleLogger, LogLevel } from '@pikku/core/services'
+import { sql } from 'kysely'
+import { startPostgres, type RunningService } from './harness/services.js'
+import { startSessionApp, waitFor, type SessionApp } from './harness/workflows.js'
+
+let pg: RunningService
+let database: PikkuKysely<any>
+let pgBoss: PgBossServiceFactory
+let app: SessionApp
+let services: any
+let initBeforeMigration: unknown
+const warnings: string[] = []
+
+before(async () => {
+  pg = await startPostgres()
+  const logger = new ConsoleLogger()
+  if (!process.env.LOG) logger.setLevel(LogLevel.critical)
+  database = new PikkuKysely<any>(logger, pg.url)
+  await database.init()
+  const workflowService = new PgKyselyWorkflowService(database.kysely)
+  initBeforeMigration = await workflowService.init().then(() => 'no error', (error: Error) => error)
+  await applyPikkuSchemas(database.kysely, [workflowSchema])
+  await workflowService.init()
+
+  pgBoss = new PgBossServiceFactory(pg.url)
+  await pgBoss.init()
+  const schedulerService = pgBoss.getSchedulerService()
+  app = await startSessionApp({ workflowService, queueService: pgBoss.getQueueService(), schedulerService })
+  services = app.services
+  const warn = services.logger.warn.bind(services.logger)
+  services.logger.warn = (...args: unknown[]) => {
+    warnings.push(args.map(String).join(' '))
+    warn(...args)
+  }
+  await pgBoss.getQueueWorkers().registerQueues()
+  await schedulerService.start()
+})
+after(async () => {
+  await services?.schedulerService?.stop()
+  await pgBoss?.close()
+  await app?.stop()
+  await database?.close()
+  await pg?.stop()
+})
+
+/** A second workflow service on its own connection: what another process would read from the database. */
+const readFromDatabase = async <T>(read: (service: PgKyselyWorkflowService) => Promise<T>): Promise<T> => {
+  const other = new PikkuKysely<any>(services.logger, pg.url)
+  await other.init()
+  try {
+    return await read(new PgKyselyWorkflowService(other.kysely))
+  } finally {
+    await other.close()
+  }
+}
+
+test('init-before-migration: init() refuses to start while the workflow tables are missing, naming the CLI commands', () => {
+  assert.ok(initBeforeMigration instanceof Error)
+  assert.equal(
+    initBeforeMigration.message,
+    "The 'workflow' schema is not in this database: workflow_runs, workflow_step, workflow_step_history, workflow_versions missing. " +
+      'The runtime does not create these — run `pikku db generate` to write the migration, then `pikku db migrate` to apply it.',
+  )
+})
+
+test('queued-start: with a queue service, POST /todos/:todoId/reminder stores the run in PostgreSQL and puts a job on the workflow\'s orchestrator queue', async () => {
+  const todo = await services.todoStore.create({ ownerId: 'alice', title: 'Queued', done: false })
+  const response = await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)
+  assert.equal(response.status, 200)
+  const { runId } = await response.json()
+  const run = await readFromDatabase((service) => service.getRun(runId))
+  assert.equal(run?.workflow, 'todoReminderWorkflow')
+  assert.equal(run?.inline, false)
+  assert.equal(run?.wire.pikkuUserId, 'alice')
+  const { rows } = await sql<{ name: string }>`select distinct name from pgboss.job where data->>'runId' = ${runId}`.execute(database.kysely)
+  assert.deepEqual(rows.map((row) => row.name), ['wf-orchestrator-todo-reminder-workflow'])
+})
+
+test('worker-runs-steps-sleep-not-dispatched: the queue worker runs the first step; the sleep cannot be scheduled, since no queue pikku-remote-internal-rpc exists, and the run fails', async () => {
+  const todo = await services.todoStore.create({ ownerId: 'alice', title: 'Sleeps', done: false })
+  const { runId } = await (await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)).json()
+  const status = await waitFor(
+    () => readFromDatabase((service) => service.getRunStatus(runId)),
+    (s: any) => s.status !== 'running',
+    20_000,
+  )
+  assert.deepEqual(status?.steps.map((s: any) => [s.name, s.status]), [
+    ['Remind the owner', 'succeeded'],
+    ['Give the owner a day', 'pending'],
+  ])
+  assert.equal(status?.status, 'failed')
+  assert.equal(status?.error?.message, `Failed to dispatch workflow step 'Give the owner a day' (run ${runId})`)
+  assert.ok(
+    warnings.some((w) => w.startsWith(`Workflow run ${runId} could not dispatch a step (queue unavailable); leaving run for orchestrator retry`)),
+    warnings.join('\n'),
+  )
+  await assert.rejects(services.schedulerService.scheduleRPC(1000, 'pikkuWorkflowSleeper', { runId, stepId: 'x' }), {
+    message: 'Queue pikku-remote-internal-rpc does not exist',
+  })
+})
+
+test('queues-created: registerQueues creates one orchestrator queue per workflow, and no step queues for steps that are not workflowQueued', async () => {
+  const { rows } = await sql<{ name: string }>`select name from pgboss.queue where name like 'wf-%' order by name`.execute(database.kysely)
+  assert.deepEqual(rows.map((row) => row.name), ['wf-orchestrator-nudge-owner-graph', 'wf-orchestrator-todo-reminder-workflow'])
+})
