@@ -232,6 +232,27 @@ test('handler-error-runs-on-disconnect: after a handler error the open socket ha
   assert.deepEqual(await failing.next((f) => f.topic === 'todos:ivy'), { topic: 'todos:ivy', data: { ...second, done: true } })
 })
 
+test('close-drops-subscriptions: when a subscribed socket closes, its subscriptions leave the event hub', async () => {
+  const c = await signedIn('cleo')
+  await c.call('subscribeToChanges')
+  const subscriptions = (app.services.eventHub as any).subscriptions as Map<string, Set<string>>
+  assert.equal(subscriptions.get('todos:cleo')?.size, 1)
+  await c.close()
+  // The server handles the close after the client sees it: poll with a deadline.
+  const deadline = Date.now() + 3000
+  while (subscriptions.has('todos:cleo') && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(subscriptions.has('todos:cleo'), false)
+})
+
+test("http-get-on-channel-path-500: a plain HTTP GET on the channel's path fails with a TypeError (500), shadowing GET /todos/:todoId", async () => {
+  const headers = { authorization: `Bearer ${await app.token('ann')}` }
+  const response = await fetch(`${app.url}/todos/live`, { headers })
+  assert.equal(response.status, 500)
+  assert.match(await response.text(), /Cannot read properties of undefined \(reading &#39;route&#39;\)/)
+  // Any other id reaches getTodo.
+  assert.equal((await fetch(`${app.url}/todos/no-such-id`, { headers })).status, 404)
+})
+
 test('generated-client-unauthorized-text: the generated client hands the Unauthorized text to subscribe callbacks as a string', async () => {
   const socket = new WebSocket(`${app.wsUrl}/todos/live`)
   const received: unknown[] = []
