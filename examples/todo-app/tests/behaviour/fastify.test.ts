@@ -4,6 +4,8 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { JWTService } from '@pikku/core/services'
 import { PikkuFastifyServer } from '@pikku/fastify'
+import Fastify from 'fastify'
+import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import { startFastifyApp, type RunningFastifyApp } from './harness/fastify.js'
 import { bearer, createTestJWT } from './harness/http.js'
 
@@ -109,4 +111,16 @@ test('no-content-type-415: a POST body with no Content-Type is refused by Fastif
 test('server-enable-cors-throws: PikkuFastifyServer.enableCors throws "Method not implemented."', () => {
   const server = new PikkuFastifyServer({ port: 0, hostname: '127.0.0.1' }, app.services.logger)
   assert.throws(() => server.enableCors({}), /Method not implemented\./)
+})
+
+test('respond-404-false-empty-200: registered with respondWith404 false, the plugin ends an unknown path as an empty 200', async () => {
+  const second = Fastify()
+  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger, respondWith404: false } })
+  try {
+    const response = await second.inject({ method: 'GET', url: '/no-such-route' })
+    assert.equal(response.statusCode, 200)
+    assert.equal(response.body, '')
+  } finally {
+    await second.close()
+  }
 })

@@ -16,6 +16,7 @@ import type { Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
+import { wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
 
 let app: RunningApp
@@ -408,14 +409,24 @@ test('middleware-own-route-first: with Express routes before pikkuExpressMiddlew
 })
 
 test('middleware-respond-404-false: with respondWith404 false an unknown path and a thrown NotFoundError both end as an empty 200', async () => {
+  let afterwards: string | undefined
   const mounted = await mount((server) => {
     server.use(express.json())
     server.use(pikkuExpressMiddleware({ logger: app.services.logger, respondWith404: false }))
+    // A 404 handler placed after the middleware: it is still called, on a response that has already been sent.
+    server.use((_req, res) => {
+      try {
+        res.status(404).send('not here')
+      } catch (error) {
+        afterwards = (error as { code?: string }).code
+      }
+    })
   })
   try {
     const unknown = await fetch(`${mounted.url}/no-such-route`)
     assert.equal(unknown.status, 200)
     assert.equal(await unknown.text(), '')
+    assert.equal(afterwards, 'ERR_HTTP_HEADERS_SENT')
     const missing = await fetch(`${mounted.url}/todos/t_42`, { headers: alice })
     assert.equal(missing.status, 200)
     assert.equal(await missing.text(), '')
@@ -485,4 +496,17 @@ test('check-order: the session is checked before the input, and the input before
   assert.equal(invalid.status, 422)
   const valid = await fetch(`${app.url}/todos/${todo.todoId}`, { headers: bob })
   assert.equal(valid.status, 403)
+})
+
+test('missing-metadata-skipped: a wiring whose route codegen never saw is skipped with a warning, and its path answers 404', async () => {
+  const warnings: string[] = []
+  const warn = console.warn
+  console.warn = (message: string) => warnings.push(message)
+  try {
+    coreWireHTTP({ method: 'get', route: '/not-generated', func: { func: async () => ({}) } } as never)
+  } finally {
+    console.warn = warn
+  }
+  assert.match(warnings.join('\n'), /Skipping HTTP route 'GET \/not-generated' — metadata not found/)
+  assert.equal((await fetch(`${app.url}/not-generated`)).status, 404)
 })
