@@ -101,7 +101,7 @@ test('cookie-not-rewritten: an ordinary request with a cookie gets no Set-Cookie
   assert.equal(response.headers.get('set-cookie'), null)
 })
 
-test('cookie-identityless-403: a cookie whose token holds only JWT timestamps is no session', async () => {
+test('cookie-timestamps-only-403: a cookie whose token holds only JWT timestamps is no session', async () => {
   const response = await fetch(`${app.url}/todos`, { headers: { cookie: `todo_session=${await token({})}` } })
   assert.equal(response.status, 403)
   assert.equal((await response.json()).message, 'Authentication required')

@@ -64,12 +64,20 @@ const readsSecrets = pikkuPermission(async (services, _data, { session }) => {
   return true
 })
 
+// A global entry with two alternatives: both header checks of `quiet` pass, or `allowed` does.
+type HeaderWire = { http?: { request?: { header(name: string): string | null | undefined } } }
+const hasHeader = (wire: unknown, name: string) => Boolean((wire as HeaderWire).http?.request?.header(name))
+const noDenyA = pikkuPermission(async (_services, _data, wire) => !hasHeader(wire, 'x-deny-a'))
+const noDenyB = pikkuPermission(async (_services, _data, wire) => !hasHeader(wire, 'x-deny-b'))
+const allowed = pikkuPermission(async (_services, _data, wire) => hasHeader(wire, 'x-allow'))
+
 before(async () => {
   addGlobalMiddleware([globalProbe, twice])
   addHTTPMiddleware('*', [outermost, starProbe, twice])
   addHTTPMiddleware('/todos', [unresolved])
   addGlobalPermission({ knownRole })
   addGlobalPermission({ readsSecrets })
+  addGlobalPermission({ quiet: [noDenyA, noDenyB], allowed })
   process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
   jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
   app = await startExpressApp({ jwt })
@@ -172,6 +180,15 @@ test('guard-no-secrets: a guard that reads the secrets service throws SecretAcce
   const response = await fetch(`${app.url}/todos`, { headers: await as({ ...alice, probe: true }) })
   assert.equal(response.status, 500)
   assert.match((await response.json()).message, /'secrets' is not available inside a permission/)
+})
+
+test('or-of-ands: an entry passes if any group passes, and an array group only if all of its guards pass', async () => {
+  const status = async (headers: Record<string, string>) =>
+    (await fetch(`${app.url}/todos`, { headers: { ...headers, ...(await as(alice)) } })).status
+  assert.equal(await status({}), 200) // quiet: both guards pass
+  assert.equal(await status({ 'x-deny-a': '1' }), 403) // quiet fails on one guard, allowed fails
+  assert.equal(await status({ 'x-deny-b': '1' }), 403)
+  assert.equal(await status({ 'x-deny-a': '1', 'x-allow': '1' }), 200) // the other alternative passes
 })
 
 // ---- middleware order
