@@ -510,3 +510,19 @@ test('missing-metadata-skipped: a wiring whose route codegen never saw is skippe
   assert.match(warnings.join('\n'), /Skipping HTTP route 'GET \/not-generated' — metadata not found/)
   assert.equal((await fetch(`${app.url}/not-generated`)).status, 404)
 })
+
+test('fetch-client-dates: date-like strings in responses become Date objects unless transformDate is false', async () => {
+  const token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'erin', role: 'member' })
+  const client = new PikkuFetch({ serverUrl: app.url })
+  client.setAuthorizationJWT(token)
+  const created = await client.post('/todos', { title: 'Dated', dueAt: '2026-12-01T09:00:00.000Z' })
+  assert.ok((created.dueAt as unknown) instanceof Date)
+  const raw = new PikkuFetch({ serverUrl: app.url, transformDate: false })
+  raw.setAuthorizationJWT(token)
+  const again = await raw.get('/todos/:todoId', { todoId: created.todoId })
+  assert.equal(again.dueAt, '2026-12-01T09:00:00.000Z')
+})
+
+test('fetch-client-no-server-url: a request before setServerUrl rejects with "Server url is not set"', async () => {
+  await assert.rejects(new PikkuFetch().get('/todos', {}), /Server url is not set/)
+})
