@@ -1,16 +1,17 @@
 // Command lines: the app's own `todos` program (src/cli.ts over src/wirings/todos.cli.ts, executeCLI of core 0.12.90)
-// run as real processes, and one run of the pikku CLI (@pikku/cli 0.12.113) on a copy of the app with a PKU410 and a
-// PKU411 mistake laid in. Every process starts in `before`, all at once, so the file costs one pikku run.
+// run as real processes, and one run of the pikku CLI (@pikku/cli 0.12.113) on a small scratch project (the app's
+// tsconfig and #pikku imports, a few types, one file with a PKU410 and a PKU411 mistake). Every process starts in
+// `before`, all at once, so the file costs one pikku run.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const APP = fileURLToPath(new URL('../../', import.meta.url))
 // Inside the app (so its node_modules resolve) and inside .behaviour/ (git-ignored); removed in `after`.
-const COPY = join(APP, '.behaviour', `cli-copy-${process.pid}`)
+const COPY = join(APP, '.behaviour', `cli-scratch-${process.pid}`)
 const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
 
 interface Run {
@@ -36,14 +37,27 @@ const todos = (...args: string[]) => run(['--import', 'tsx', 'src/cli.ts', ...ar
 const runs: Record<string, Promise<Run>> = {}
 
 before(() => {
-  // The copy: what a reader's project holds, plus two functions that break the destructuring lints.
-  mkdirSync(COPY, { recursive: true })
-  for (const entry of ['package.json', 'tsconfig.json', 'pikku.config.json', 'src', 'types']) {
-    cpSync(join(APP, entry), join(COPY, entry), { recursive: true })
-  }
-  writeFileSync(
-    join(COPY, 'src', 'functions', 'done-count.functions.ts'),
-    `import { pikkuFunc } from '#pikku/function'
+  // The scratch project: the app's tsconfig.json and #pikku imports, the core types the inspector looks for, and
+  // two functions that break the destructuring lints.
+  mkdirSync(join(COPY, 'src', 'functions'), { recursive: true })
+  const appPackage = JSON.parse(readFileSync(join(APP, 'package.json'), 'utf8'))
+  const tsconfig = readFileSync(join(APP, 'tsconfig.json'), 'utf8').replace(/"include": \[[^\]]*\]/, '"include": ["src", ".pikku"]')
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'scratch', private: true, type: 'module', imports: appPackage.imports }),
+    'pikku.config.json': JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku' }),
+    'tsconfig.json': tsconfig,
+    'src/application-types.d.ts': `import type { CoreConfig, CoreServices, CoreSingletonServices, CoreUserSession } from '@pikku/core/types'
+
+export interface Config extends CoreConfig {}
+export interface UserSession extends CoreUserSession {
+  userId: string
+}
+export interface SingletonServices extends CoreSingletonServices<Config> {
+  todoStore: { list(ownerId: string): Promise<Array<{ done: boolean }>> }
+}
+export interface Services extends CoreServices<SingletonServices> {}
+`,
+    'src/functions/done-count.functions.ts': `import { pikkuFunc } from '#pikku/function'
 
 export const countDoneTodos = pikkuFunc<void, { done: number }>({
   description: "Count the caller's finished to-dos",
@@ -58,7 +72,8 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   func: async (_services, _data, wire) => ({ userId: wire.session.userId }),
 })
 `,
-  )
+  }
+  for (const [path, text] of Object.entries(files)) writeFileSync(join(COPY, path), text)
   runs.pikkuAll = run([PIKKU, 'all'], COPY)
   runs.help = todos('--help')
   runs.add = todos('add', 'Renew the domain', '--owner', 'user-1', '--due', '2030-01-01T09:00:00Z')

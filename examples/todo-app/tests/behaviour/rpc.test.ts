@@ -99,7 +99,7 @@ test('unknown-name-404: a name no function has answers 404 with "RPC function no
   assert.equal(((await response.json()) as { message: string }).message, 'RPC function not found: noSuchFunction')
 })
 
-test('path-fills-rpcname: the body may leave rpcName out (the path supplies it); a different one is a 422', async () => {
+test('path-gives-name: the body may leave rpcName out (the path supplies it); a different one is a 422', async () => {
   const withoutName = await post('/rpc/countOpenTodos', {})
   assert.equal(withoutName.status, 200)
   assert.deepEqual(await withoutName.json(), { open: 1, overdue: 0 })
