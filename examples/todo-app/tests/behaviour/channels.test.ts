@@ -20,6 +20,19 @@ const client = async (headers: Record<string, string> = {}) => {
 }
 const signedIn = async (userId: string) => client({ authorization: `Bearer ${await app.token(userId)}` })
 
+/** How many sockets are subscribed to a topic in the app's LocalEventHubService. */
+const subscribers = (topic: string) =>
+  ((app.services.eventHub as any).subscriptions as Map<string, Set<string>>).get(topic)?.size ?? 0
+
+/** Polls until the topic has `count` subscribers, or fails after the deadline. */
+const untilSubscribers = async (topic: string, count: number, timeoutMs = 3000) => {
+  const deadline = Date.now() + timeoutMs
+  while (subscribers(topic) !== count) {
+    if (Date.now() > deadline) throw new Error(`${topic} has ${subscribers(topic)} subscribers, not ${count}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
 before(async () => {
   app = await startWsApp()
 })
@@ -86,11 +99,12 @@ test('handler-error-reply: a handler that throws answers { error, errorName } wi
 })
 
 test('handler-error-socket-stays-open: on @pikku/ws the socket stays open after a handler error and keeps answering', async () => {
-  const c = await signedIn('ann')
+  const c = await signedIn('otto')
+  await c.call('subscribeToChanges')
   c.send({ action: 'getTodo', todoId: 'missing' })
   await c.next((f) => typeof f === 'object' && 'error' in f)
-  // The runner's close timer is 200 ms; wait well past it.
-  await new Promise((resolve) => setTimeout(resolve, 600))
+  // The runner closes the channel 200 ms after the error; its onDisconnect (forgetSocket) unsubscribes the socket.
+  await untilSubscribers('todos:otto', 0)
   assert.equal(c.ws.readyState, WebSocket.OPEN)
   const listed = await c.call('listTodos')
   assert.equal(listed.action, 'listTodos')
@@ -217,8 +231,8 @@ test('handler-error-runs-on-disconnect: after a handler error the open socket ha
   await watcher.call('subscribeToChanges')
   failing.send({ action: 'getTodo', todoId: 'missing' })
   await failing.next((f) => 'error' in f)
-  // Past the runner's 200 ms close timer: channel.close() ran onDisconnect (forgetSocket), the socket stayed open.
-  await new Promise((resolve) => setTimeout(resolve, 600))
+  // The runner's close timer (200 ms) ran channel.close(), hence onDisconnect (forgetSocket); the socket stayed open.
+  await untilSubscribers('todos:ivy', 1)
   assert.equal(failing.ws.readyState, WebSocket.OPEN)
   const todo = await actor.call('createTodo', { title: 'after the error' })
   await actor.call('completeTodo', { todoId: todo.todoId })
@@ -235,13 +249,10 @@ test('handler-error-runs-on-disconnect: after a handler error the open socket ha
 test('close-drops-subscriptions: when a subscribed socket closes, its subscriptions leave the event hub', async () => {
   const c = await signedIn('cleo')
   await c.call('subscribeToChanges')
-  const subscriptions = (app.services.eventHub as any).subscriptions as Map<string, Set<string>>
-  assert.equal(subscriptions.get('todos:cleo')?.size, 1)
+  assert.equal(subscribers('todos:cleo'), 1)
   await c.close()
-  // The server handles the close after the client sees it: poll with a deadline.
-  const deadline = Date.now() + 3000
-  while (subscriptions.has('todos:cleo') && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve))
-  assert.equal(subscriptions.has('todos:cleo'), false)
+  // The server handles the close after the client sees it.
+  await untilSubscribers('todos:cleo', 0)
 })
 
 test("http-get-on-channel-path-500: a plain HTTP GET on the channel's path fails with a TypeError (500), shadowing GET /todos/:todoId", async () => {

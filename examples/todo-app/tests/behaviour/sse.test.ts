@@ -2,6 +2,7 @@
 // src/runtimes/ws.ts builds, read with plain fetch and with the generated fetch client's subscribeToSSE.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { get, type IncomingMessage } from 'node:http'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import { RawClient, startWsApp, type RunningWsApp } from './harness/channels.js'
 
@@ -120,9 +121,18 @@ test('subscribe-to-sse-client: subscribeToSSE sends the bearer token, parses eve
 })
 
 test('sse-client-gone-stays-subscribed: a stream whose client went away stays subscribed; publishing to it does no harm', async () => {
-  const stream = await openStream('/todos/changes', await auth('gus'))
-  await stream.nextEvent()
-  stream.abort()
+  // A connection of its own (no keep-alive pool), so that destroying the request closes the stream's TCP connection.
+  const before = await app.connections()
+  const request = get(`${app.url}/todos/changes`, { agent: false, headers: await auth('gus') })
+  const response = await new Promise<IncomingMessage>((resolve) => request.once('response', resolve))
+  await new Promise((resolve) => response.once('data', resolve))
+  request.destroy()
+  // Wait until the server has seen the client go: its connection is gone.
+  const deadline = Date.now() + 3000
+  while ((await app.connections()) > before) {
+    if (Date.now() > deadline) throw new Error('the server still holds the stream connection')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
   const socket = await socketFor('gus')
   // Nothing tells the hub the client left (only channel.close() does): the stream's subscription is still there.
   const subscriptions = (app.services.eventHub as any).subscriptions as Map<string, Set<string>>

@@ -24,6 +24,8 @@ export interface RunningWsApp {
   /** ws://127.0.0.1:<port> */
   wsUrl: string
   services: Singletons
+  /** How many TCP connections the server holds (plain HTTP, streams and sockets). */
+  connections: () => Promise<number>
   /** A bearer token for a member session with this userId. */
   token: (userId: string, role?: 'member' | 'admin') => Promise<string>
   stop: () => Promise<void>
@@ -57,6 +59,7 @@ export const startWsApp = async ({ guardSocketErrors = true } = {}): Promise<Run
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
     services,
+    connections: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     token: (userId, role = 'member') => jwt.encode({ value: 1, unit: 'hour' }, { userId, role }),
     stop: async () => {
       for (const client of wss.clients) client.terminate()
