@@ -526,3 +526,9 @@ test('fetch-client-dates: date-like strings in responses become Date objects unl
 test('fetch-client-no-server-url: a request before setServerUrl rejects with "Server url is not set"', async () => {
   await assert.rejects(new PikkuFetch().get('/todos', {}), /Server url is not set/)
 })
+
+test('expired-bearer-500: an expired token answers 500, not 403 or 401: the jwt service\'s error is unregistered', async () => {
+  const expired = await jwt.encode({ value: -1, unit: 'hour' }, { userId: 'alice', role: 'member' })
+  const response = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${expired}` } })
+  assert.equal(response.status, 500)
+})
