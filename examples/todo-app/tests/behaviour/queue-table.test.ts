@@ -5,6 +5,8 @@
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { registerQueueWorkers, runQueueJob, SignedQueueService } from '@pikku/core/queue'
+import { wireQueueWorker } from '#pikku/queue'
+import { sendReminder } from '../../src/functions/reminders.functions.js'
 import { PikkuMissingMetaError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
@@ -233,4 +235,19 @@ test('identity-short-secret-throws: a PIKKU_QUEUE_IDENTITY_SECRET shorter than 3
   } finally {
     delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }
+})
+
+test('wiring-without-meta-skipped: wireQueueWorker for a queue the CLI never saw warns "Skipping queue worker" and registers nothing', async () => {
+  const warn = console.warn
+  const warned: string[] = []
+  console.warn = (...args: unknown[]) => void warned.push(args.map(String).join(' '))
+  try {
+    // A wiring added after the last code generation: no metadata exists for its queue.
+    wireQueueWorker({ name: 'todo-archive', func: sendReminder })
+  } finally {
+    console.warn = warn
+  }
+  assert.deepEqual(warned, ["[pikku] Skipping queue worker 'todo-archive' — metadata not found. Consider moving this wiring to its own file."])
+  const outcome = await registerQueueWorkers({ supported: {}, unsupported: {}, fallbacks: {} }, services.logger, async () => {})
+  assert.ok(!('todo-archive' in outcome))
 })

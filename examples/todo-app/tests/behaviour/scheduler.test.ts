@@ -5,6 +5,8 @@ import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { InMemorySchedulerService } from '@pikku/schedule'
 import { getScheduledTasks, runScheduledTask } from '@pikku/core/scheduler'
+import { wireScheduler } from '#pikku/scheduler'
+import { dailyDigest } from '../../src/functions/digest.functions.js'
 import { addFunction } from '@pikku/core/function'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { remindMeIn } from '../../src/functions/reminder-schedule.functions.js'
@@ -263,4 +265,23 @@ test('failed-delayed-rpc-logged: a delayed call whose function fails is logged a
     logger.error = error
     mock.timers.reset()
   }
+})
+
+test('wiring-without-meta-skipped: wireScheduler for a task the CLI never saw warns "Skipping scheduled task" and registers nothing', () => {
+  const warn = console.warn
+  const warned: string[] = []
+  console.warn = (...args: unknown[]) => void warned.push(args.map(String).join(' '))
+  try {
+    wireScheduler({ name: 'weekly-digest', schedule: '0 9 * * 1', func: dailyDigest })
+  } finally {
+    console.warn = warn
+  }
+  assert.deepEqual(warned, ["[pikku] Skipping scheduled task 'weekly-digest' — metadata not found. Consider moving this wiring to its own file."])
+  assert.equal(getScheduledTasks().has('weekly-digest'), false)
+})
+
+test('duplicate-name-throws: a second wireScheduler with a name already wired throws "Scheduled task already exists"', () => {
+  assert.throws(() => wireScheduler({ name: 'daily-digest', schedule: '0 9 * * *', func: dailyDigest }), {
+    message: 'Scheduled task already exists: daily-digest',
+  })
 })
