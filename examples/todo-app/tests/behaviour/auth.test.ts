@@ -6,6 +6,9 @@ import { LocalSecretService, LocalVariablesService, type JWTService } from '@pik
 import { JoseJWTService } from '@pikku/jose'
 import { InvalidSessionError } from '@pikku/core/errors'
 import { PikkuFetch } from '#pikku/pikku-fetch.gen.js'
+import { addGlobalMiddleware } from '#pikku/middleware'
+import { authBearer } from '@pikku/core/middleware'
+import type { UserSession } from '../../src/application-types.js'
 import { createJWTService } from '../../src/jwt-service.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 
@@ -26,7 +29,17 @@ const createdBy = async (headers: Record<string, string>, query = '') => {
   return { status: response.status, body: await response.json() }
 }
 
+// Static-token middleware, registered after the app's own JWT-mode authBearer, as a second module would.
+const reportingBot: UserSession = { userId: 'reporting-bot', role: 'member' }
+const unsetBot: UserSession = { userId: 'unset-bot', role: 'member' }
+const STATIC_TOKEN = 'static-reporting-token-0123456789'
+
 before(async () => {
+  delete process.env.UNSET_REPORTING_TOKEN
+  addGlobalMiddleware([
+    authBearer({ token: { value: STATIC_TOKEN, userSession: reportingBot } }),
+    authBearer({ token: { secretId: 'UNSET_REPORTING_TOKEN', userSession: unsetBot } }),
+  ])
   process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
   jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
   app = await startExpressApp({ jwt })
@@ -218,4 +231,25 @@ test('all-three-last-wins: with a bearer token, a cookie and an API key, the API
   })
   assert.equal(status, 200)
   assert.equal(body.ownerId, 'u_bob')
+})
+
+test('static-token-behind-jwt-mode-500: a static token on a route that also runs JWT-mode authBearer answers 500', async () => {
+  const { status } = await createdBy({ authorization: `Bearer ${STATIC_TOKEN}` })
+  assert.equal(status, 500)
+})
+
+test('static-token-session: where no JWT-mode decode runs, a bearer token equal to token.value becomes token.userSession', async () => {
+  const services = app.services as { jwt?: JWTService }
+  const saved = services.jwt
+  delete services.jwt
+  try {
+    const { status, body } = await createdBy({ authorization: `Bearer ${STATIC_TOKEN}` })
+    assert.equal(status, 200)
+    assert.equal(body.ownerId, 'reporting-bot')
+    // Any other token matches neither static token: no session.
+    const other = await createdBy({ authorization: 'Bearer some-other-token' })
+    assert.equal(other.status, 403)
+  } finally {
+    services.jwt = saved
+  }
 })
