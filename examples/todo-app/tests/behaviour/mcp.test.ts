@@ -279,3 +279,26 @@ test('http-stateless: connectHTTP answers 404 off its path and issues no MCP ses
   assert.equal(initialize.headers.get('mcp-session-id'), null)
   await initialize.body?.cancel()
 })
+
+test('runner-jsonrpc-version: runMCPTool refuses a request whose jsonrpc is not "2.0" with BadRequestError, code -32600', async () => {
+  const { runMCPTool, MCPError } = await import('@pikku/core/mcp')
+  const error = await runMCPTool({ jsonrpc: '1.0', id: 7, params: {} } as never, {}, 'countOpenTodos').catch((e) => e)
+  assert.ok(error instanceof MCPError)
+  assert.equal(error.error.code, -32600)
+  assert.equal(error.error.id, 7)
+})
+
+test('runner-unknown-tool: runMCPTool for a name with no tool throws an MCPError with code -32601', async () => {
+  const { runMCPTool, MCPError } = await import('@pikku/core/mcp')
+  const error = await runMCPTool({ jsonrpc: '2.0', id: 8, params: {} }, {}, 'deleteEverything').catch((e) => e)
+  assert.ok(error instanceof MCPError)
+  assert.equal(error.error.code, -32601)
+})
+
+test('connect-twice-throws: a second connect() on the same PikkuMCPServer throws "MCP server is already connected"', async () => {
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
+  const [first] = InMemoryTransport.createLinkedPair()
+  const [second] = InMemoryTransport.createLinkedPair()
+  await mcp.server.connect(first)
+  await assert.rejects(mcp.server.connect(second), { message: 'MCP server is already connected' })
+})
