@@ -532,3 +532,20 @@ test('expired-bearer-500: an expired token answers 500, not 403 or 401: the jwt 
   const response = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${expired}` } })
   assert.equal(response.status, 500)
 })
+
+test('middleware-bubble-errors: with bubbleErrors the error reaches Express\'s error handler, which answers instead of Pikku', async () => {
+  const mounted = await mount((server) => {
+    server.use(express.json())
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger, bubbleErrors: true }))
+    server.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      res.status(409).json({ caught: error.name })
+    })
+  })
+  try {
+    const response = await fetch(`${mounted.url}/todos/t_42`, { headers: alice })
+    assert.equal(response.status, 409)
+    assert.deepEqual(await response.json(), { caught: 'NotFoundError' })
+  } finally {
+    await mounted.close()
+  }
+})
