@@ -9,6 +9,7 @@ import { wireQueueWorker } from '#pikku/queue'
 import { sendReminder } from '../../src/functions/reminders.functions.js'
 import { PikkuMissingMetaError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
+import { InMemoryQueueService } from '@pikku/core/services'
 import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
 import { TableQueueService } from '../../src/table-queue/table-queue-service.js'
 import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
@@ -250,4 +251,60 @@ test('wiring-without-meta-skipped: wireQueueWorker for a queue the CLI never saw
   assert.deepEqual(warned, ["[pikku] Skipping queue worker 'todo-archive' — metadata not found. Consider moving this wiring to its own file."])
   const outcome = await registerQueueWorkers({ supported: {}, unsupported: {}, fallbacks: {} }, services.logger, async () => {})
   assert.ok(!('todo-archive' in outcome))
+})
+
+test('in-memory-queue-runs: InMemoryQueueService runs a job without a delay within 100 to 300 ms, and keeps nothing to look up', async () => {
+  const memory = new InMemoryQueueService()
+  assert.equal(memory.supportsResults, false)
+  const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'In memory', done: false })
+  const reminded = nextInfoLog(services, /"In memory"/)
+  const jobId = await memory.add('todo-reminders', { todoId: todo.todoId })
+  assert.match(jobId, /^inmem-\d+$/)
+  assert.equal(await memory.getJob(), null)
+  let ran = false
+  void reminded.then(() => (ran = true))
+  mock.timers.tick(99)
+  await settle()
+  assert.equal(ran, false)
+  mock.timers.tick(201)
+  await reminded
+})
+
+test('in-memory-queue-retries: InMemoryQueueService retries up to attempts, its exponential wait capped at 2 s, then reports the failure', async () => {
+  const memory = new InMemoryQueueService()
+  const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Memory down', done: false })
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  let calls = 0
+  store.get = async (id) => {
+    if (id !== todo.todoId) return get(id)
+    calls++
+    throw new Error('todo store unreachable')
+  }
+  const consoleError = console.error
+  const reported = new Promise<string>((resolve) => {
+    console.error = (...args: unknown[]) => resolve(args.map(String).join(' '))
+  })
+  try {
+    await memory.add('todo-reminders', { todoId: todo.todoId }, { delay: 0, attempts: 3, backoff: { type: 'exponential', delay: 1500 } })
+    mock.timers.tick(0)
+    await settle()
+    assert.equal(calls, 1)
+    mock.timers.tick(1499)
+    await settle()
+    assert.equal(calls, 1)
+    mock.timers.tick(1)
+    await settle()
+    assert.equal(calls, 2)
+    // 2 x 1500 ms would be 3 s; the wait is capped at 2 s.
+    mock.timers.tick(1999)
+    await settle()
+    assert.equal(calls, 2)
+    mock.timers.tick(1)
+    assert.match(await reported, /^\[InMemoryQueue\] Job inmem-\d+ on todo-reminders failed after 3 attempt\(s\): todo store unreachable$/)
+    assert.equal(calls, 3)
+  } finally {
+    console.error = consoleError
+    store.get = get
+  }
 })
