@@ -302,3 +302,39 @@ test('connect-twice-throws: a second connect() on the same PikkuMCPServer throws
   await mcp.server.connect(first)
   await assert.rejects(mcp.server.connect(second), { message: 'MCP server is already connected' })
 })
+
+test('stdio-anonymous: src/runtimes/mcp.ts over stdio lists the tools, answers session tools with -32603, logs to the client', async () => {
+  // The real entry file as a child process, as a desktop assistant starts it (no --http: stdio).
+  const { Client: StdioClient } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+  const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/runtimes/mcp.ts'],
+    cwd: new URL('../../', import.meta.url).pathname,
+    stderr: 'pipe',
+  })
+  const client = new StdioClient({ name: 'behaviour-stdio', version: '1.0.0' })
+  const logs: Array<{ level: string; data: unknown }> = []
+  let logged!: () => void
+  const warned = new Promise<void>((resolve) => (logged = resolve))
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    logs.push(notification.params)
+    if (notification.params.level === 'warning') logged()
+  })
+  try {
+    await client.connect(transport)
+    assert.deepEqual(
+      (await client.listTools()).tools.map((tool) => tool.name),
+      ['countOpenTodos', 'listOpenTodos'],
+    )
+    const error = errorOf(await client.callTool({ name: 'countOpenTodos', arguments: {} }))
+    assert.equal(error.code, -32603)
+    assert.equal(error.data?.message, 'Authentication required')
+    // After connectStdio the services' logger is createMCPLogger(): log lines reach the client as notifications.
+    await warned
+    assert.ok(logs.some((log) => log.level === 'warning' && /Got error without a mapping/.test(String(log.data))))
+  } finally {
+    await client.close()
+  }
+})
