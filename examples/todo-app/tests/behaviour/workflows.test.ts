@@ -23,9 +23,11 @@ const newTodo = (ownerId: string, title: string, done = false) => services.todoS
 const day = 24 * 60 * 60 * 1000
 
 /** Runs `start` with setTimeout mocked, moving the clock on by `step` ms until it settles. */
-const withMockedTimeouts = async <T>(start: () => Promise<T>, step: number): Promise<T> => {
+const withMockedTimeouts = async <T>(start: () => Promise<T>, step: number, { mockDate = false } = {}): Promise<T> => {
   mock.timers.reset()
-  mock.timers.enable({ apis: ['setTimeout'] })
+  // With mockDate, Date moves with the mocked clock, so that each retry's record carries its own time, as it would
+  // in real time (getRunStatus picks a step's latest record by time).
+  mock.timers.enable(mockDate ? { apis: ['setTimeout', 'Date'], now: Date.now() } : { apis: ['setTimeout'] })
   let settled = false
   const result = start().finally(() => (settled = true))
   result.catch(() => {})
@@ -145,6 +147,7 @@ test('step-retry-then-succeed: a step that fails twice is called again after ret
     const { runId } = await withMockedTimeouts<{ runId: string }>(
       () => services.workflowService.startWorkflow('todoReminderWorkflow', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services)),
       30_000,
+      { mockDate: true },
     )
     mock.timers.reset()
     assert.equal(calls, 3)
@@ -180,6 +183,7 @@ test('step-retries-exhausted: with retries 3 a failing step is called three time
           .startWorkflow('todoReminderWorkflow', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services))
           .then(() => 'resolved', (error: Error) => error),
       30_000,
+      { mockDate: true },
     )
     mock.timers.reset()
     assert.equal(calls, 3)
@@ -211,6 +215,7 @@ test('run-to-completion-failure-error: runToCompletion of a run whose step fails
           .runToCompletion('todoReminderWorkflow', { todoId: todo.todoId }, rpcFor(services))
           .then(() => undefined, (e: Error) => e),
       30_000,
+      { mockDate: true },
     )
     assert.ok(error instanceof Error)
     assert.equal(error.name, 'Error')
@@ -240,6 +245,8 @@ test('graph-foreach-steps: the nudge graph lists the open to-dos, then runs remi
   )
   const run = await services.workflowService.getRun(runId)
   assert.equal(run.status, 'completed')
+  // The wire passed to startWorkflow is recorded as it is: its user id is the run's owner.
+  assert.equal(run.wire.pikkuUserId, 'erin')
   const history = await services.workflowService.getRunHistory(runId)
   assert.deepEqual(
     history.map((s: any) => [s.stepName, s.status, s.result]),
