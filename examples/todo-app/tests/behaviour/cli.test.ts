@@ -80,6 +80,8 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.noTitle = todos('add', '--owner', 'user-1')
   runs.noOwner = todos('list')
   runs.unknown = todos('archive')
+  runs.unknownLong = todos('list', '--owner', 'user-1', '--shade', 'dark')
+  runs.unknownShort = todos('list', '--owner', 'user-1', '-x')
 })
 after(() => rmSync(COPY, { recursive: true, force: true }))
 
@@ -114,6 +116,16 @@ test('todos-unknown-command: an unknown command prints the usage and exits 1', a
   const { code, stdout, stderr } = await runs.unknown
   assert.equal(code, 1)
   assert.match(stdout + stderr, /Usage: todos <command> \[options\]/)
+})
+
+test('todos-unknown-option: an unknown long option is ignored with a warning on stderr; an unknown short one is an error', async () => {
+  const long = await runs.unknownLong
+  assert.equal(long.code, 0)
+  assert.equal(long.stdout, 'No to-dos.\n')
+  assert.match(long.stderr, /Warning: Unknown option: --shade \(ignored\)/)
+  const short = await runs.unknownShort
+  assert.equal(short.code, 1)
+  assert.match(short.stderr, /Unknown option: -x/)
 })
 
 test('pku410-fails-build: plain pikku all (no --fail-on-error) reports PKU410 and PKU411 and exits non-zero', async () => {
