@@ -211,3 +211,30 @@ test('create-pikku-shared: createPikku (@pikku/react) gives the RPC client the f
     ['Write docs'],
   )
 })
+
+test('react-query-key: usePikkuQuery caches under [name, data] and fetches through the provided RPC client', async () => {
+  // No DOM here: the component is rendered on the server, which registers the query (key and queryFn) in the cache
+  // without fetching; the test then runs that query as the browser would.
+  const { createElement } = await import('react')
+  const { renderToString } = await import('react-dom/server')
+  const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query')
+  const { PikkuProvider, createPikku } = await import('@pikku/react')
+  const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
+  const { usePikkuQuery } = await import('../../.pikku/pikku-react-query.gen.js')
+  const pikku = createPikku(PikkuFetch, PikkuRPC, { serverUrl: app.url })
+  pikku.rpc.setAuthorizationJWT(token)
+  const queryClient = new QueryClient()
+  const Summary = () => {
+    const { data } = usePikkuQuery('countOpenTodos', null)
+    return createElement('p', null, data ? `${data.open} open` : 'loading')
+  }
+  const html = renderToString(
+    createElement(QueryClientProvider, { client: queryClient }, createElement(PikkuProvider, { pikku }, createElement(Summary))),
+  )
+  assert.equal(html, '<p>loading</p>')
+  const query = queryClient.getQueryCache().find({ queryKey: ['countOpenTodos', null], exact: true })
+  assert.ok(query, 'the query is cached under [name, data]')
+  await query.fetch()
+  assert.deepEqual(queryClient.getQueryData(['countOpenTodos', null]), { open: 1, overdue: 0 })
+  queryClient.clear()
+})
