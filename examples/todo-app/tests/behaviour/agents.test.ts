@@ -273,7 +273,7 @@ test('unknown-provider: a model prefix missing from the providers map fails with
   }
 })
 
-test('stream-agui-events: POST /assistant/stream sends the reply as AG-UI events over server-sent events', async () => {
+test('stream-sse-events: POST /assistant/stream sends the reply as AG-UI events over server-sent events', async () => {
   model.answer({ text: 'Hello there' })
   const response = await stream('alice', '/assistant/stream', { message: 'Hi', threadId: 'alice-stream' })
   assert.equal(response.status, 200)
