@@ -6,7 +6,7 @@ import { pikkuWireServices } from '#pikku/setup'
 import { requiredSingletonServices } from '#pikku/pikku-services.gen.js'
 import { runPikkuFunc } from '@pikku/core/function'
 import { getSingletonServices, pikkuState } from '@pikku/core/state'
-import { SecretAccessDeniedError } from '@pikku/core/services'
+import { LogLevel, SecretAccessDeniedError } from '@pikku/core/services'
 import { LocalContent } from '@pikku/core/services/local-content'
 import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -74,6 +74,12 @@ test('existing-event-hub-replaced: an eventHub passed to the app factory is repl
   const withWorkflow = await createSingletonServices(await createConfig(), { workflowService } as never)
   restoreAppSingletons()
   assert.equal(withWorkflow.workflowService, workflowService)
+})
+
+test('log-level-not-applied: a logLevel in the config does not change the level of the logger the factory builds', async () => {
+  const services = await createSingletonServices({ ...(await createConfig()), logLevel: LogLevel.debug }, { jwt: app.services.jwt } as never)
+  restoreAppSingletons()
+  assert.equal((services.logger as unknown as { level: LogLevel }).level, LogLevel.info)
 })
 
 test('factory-registers-singletons: each createSingletonServices call registers its result as the process singletons, last call wins', async () => {
