@@ -216,7 +216,9 @@ test('react-query-key: usePikkuQuery caches under [name, data] and fetches throu
   // No DOM here: the component is rendered on the server, which registers the query (key and queryFn) in the cache
   // without fetching; the test then runs that query as the browser would.
   const { createElement } = await import('react')
-  const { renderToString } = await import('react-dom/server')
+  // react-dom has no type declarations installed here; its server renderer is used untyped.
+  const reactDomServer = 'react-dom/server'
+  const { renderToString } = (await import(reactDomServer)) as { renderToString: (element: unknown) => string }
   const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query')
   const { PikkuProvider, createPikku } = await import('@pikku/react')
   const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
@@ -229,7 +231,10 @@ test('react-query-key: usePikkuQuery caches under [name, data] and fetches throu
     return createElement('p', null, data ? `${data.open} open` : 'loading')
   }
   const html = renderToString(
-    createElement(QueryClientProvider, { client: queryClient }, createElement(PikkuProvider, { pikku }, createElement(Summary))),
+    createElement(QueryClientProvider, {
+      client: queryClient,
+      children: createElement(PikkuProvider, { pikku, children: createElement(Summary) }),
+    }),
   )
   assert.equal(html, '<p>loading</p>')
   const query = queryClient.getQueryCache().find({ queryKey: ['countOpenTodos', null], exact: true })
