@@ -173,6 +173,24 @@ test('invalid-job-data-fails: job data that does not match the worker\'s input s
   }
 })
 
+test('discard-completes: a job whose function awaits queue.discard() ends completed, with no result and no retry', async () => {
+  // todo-reminders-strict runs sendReminderStrict, which discards jobs for to-dos that no longer exist.
+  const jobId = await new PikkuQueue(queueService).add('todo-reminders-strict', { todoId: 'deleted-long-ago' }, { attempts: 3 })
+  const job = await queueService.getJob('todo-reminders-strict', jobId)
+  assert.equal((await job!.waitForCompletion!(10_000)) ?? null, null)
+  const settled = await queueService.getJob('todo-reminders-strict', jobId)
+  assert.equal(await settled!.status(), 'completed')
+  assert.equal(settled!.result ?? null, null)
+  assert.equal((await settled!.metadata!()).error ?? null, null)
+})
+
+test('strict-worker-reminds: the strict worker still completes with its return value for a to-do that exists', async () => {
+  const todo = await dueIn(30 * 60 * 1000)
+  const jobId = await queueService.add('todo-reminders-strict', { todoId: todo.todoId })
+  const job = await queueService.getJob('todo-reminders-strict', jobId)
+  assert.deepEqual(await job!.waitForCompletion!(10_000), { reminded: true })
+})
+
 test('cleanup-progress-and-result: the todo-cleanup job returns { removed } and its updateProgress is stored on the BullMQ job', async () => {
   const ownerId = 'u-cleanup'
   const a = await services.todoStore.create({ ownerId, title: 'done 1', done: true })

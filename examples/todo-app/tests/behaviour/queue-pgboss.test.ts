@@ -151,6 +151,17 @@ test('default-three-tries: a job published without attempts gets pg-boss\'s defa
   }
 })
 
+test('discard-completes: a job whose function awaits queue.discard() is completed by the adapter, without a retry', async () => {
+  const discarded = nextInfoLog(services, /^PgBoss job .* discarded: Queue job .* discarded: to-do deleted-long-ago no longer exists$/)
+  const jobId = await pgBoss.getQueueService().add('todo-reminders-strict', { todoId: 'deleted-long-ago' }, { attempts: 3 })
+  const job = await pgBoss.getQueueService().getJob('todo-reminders-strict', jobId)
+  await job!.waitForCompletion!(10_000)
+  await discarded
+  const settled = (await boss.getJobById('todo-reminders-strict', jobId)) as any
+  assert.equal(settled.state, 'completed')
+  assert.equal(settled.retryCount, 0)
+})
+
 test('cleanup-progress-logged: on pg-boss the todo-cleanup job\'s updateProgress is only logged, and the job completes', async () => {
   const ownerId = 'u-cleanup-pg'
   await services.todoStore.create({ ownerId, title: 'done', done: true })

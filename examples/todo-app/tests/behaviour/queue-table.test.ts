@@ -308,3 +308,22 @@ test('in-memory-queue-retries: InMemoryQueueService retries up to attempts, its 
     store.get = get
   }
 })
+
+test('table-discard-dropped: a discarded job is dropped from the table, not retried', async () => {
+  const dropped: string[] = []
+  const retried: string[] = []
+  const drop = table.drop.bind(table)
+  const retryLater = table.retryLater.bind(table)
+  table.drop = async (id) => (dropped.push(id), drop(id))
+  table.retryLater = async (id, ms) => (retried.push(id), retryLater(id, ms))
+  try {
+    const jobId = await queueService.add('todo-reminders-strict', { todoId: 'deleted-long-ago' }, { attempts: 3 })
+    mock.timers.tick(1000)
+    await settle()
+    assert.deepEqual(dropped, [jobId])
+    assert.deepEqual(retried, [])
+  } finally {
+    table.drop = drop
+    table.retryLater = retryLater
+  }
+})
