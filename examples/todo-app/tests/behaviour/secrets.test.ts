@@ -282,3 +282,19 @@ test('redis-stores-sample: the storage page sample reads the encryption key from
     await sessionStore.close()
   }
 })
+
+test('notifier-without-keys: the app starts with no mail key or webhook; only sending an e-mail fails, and postDigest resolves false', async () => {
+  assert.equal(process.env.REMINDER_EMAIL_API_KEY, undefined)
+  assert.equal(process.env.DIGEST_WEBHOOK_URL, undefined)
+  // The app is running (before() started it): reading the key is left to the first send.
+  await assert.rejects(app.services.notifier.sendEmail({ to: 'a@example.com', subject: 's', text: 't' }), {
+    message: 'Requested secret not found',
+  })
+  assert.equal(await app.services.notifier.postDigest('3 open'), false)
+})
+
+test('missing-service-error-500: MissingServiceError is registered with status 500', async () => {
+  const { MissingServiceError } = await import('@pikku/core/errors')
+  const registered = (pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>).get(MissingServiceError)
+  assert.equal(registered?.status, 500)
+})
