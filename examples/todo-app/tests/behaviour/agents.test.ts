@@ -9,7 +9,7 @@ import { VercelAgentRunner } from '@pikku/ai-vercel'
 import { InMemoryAgentRunStateService } from '@pikku/core/services'
 import { LocalMetaService } from '@pikku/core/services/local-meta'
 import { InMemoryAgentStorage } from '../../src/agents/in-memory-agent-storage.js'
-import { startSessionApp, type SessionApp } from './harness/workflows.js'
+import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
 import { ScriptedModel } from './harness/model.js'
 
 const model = new ScriptedModel()
@@ -312,4 +312,19 @@ test('tool-audit-log: the toolAudit middleware logs every tool call with its dur
     services.logger.info = original
   }
   assert.ok(lines.some((line) => /^agent called listTodos in \d+ ms$/.test(line)), lines.join('\n'))
+})
+
+test('agent-auth-required: todoAssistant has auth: true, so a run without a session is refused with "Authentication required"', async () => {
+  await assert.rejects(rpcFor(services).agent.run('todoAssistant', { message: 'Hi', threadId: 'no-session', resourceId: 'x' }), {
+    name: 'ForbiddenError',
+    message: 'Authentication required',
+  })
+  assert.equal(model.calls.length, 0)
+})
+
+test('agent-name-not-found: a run addressed by the agent\'s name instead of its export name fails with "AI agent not found"', async () => {
+  await assert.rejects(
+    rpcFor(services, 'alice').agent.run('todo-assistant', { message: 'Hi', threadId: 'by-name', resourceId: 'alice' }),
+    { message: 'AI agent not found: todo-assistant' },
+  )
 })

@@ -268,3 +268,10 @@ test('graph-start-node-refused: a startNode that is not an entry node is refused
   )
   assert.equal((await services.workflowService.listRuns({ workflowName: 'nudgeOwnerGraph' })).length, before)
 })
+
+test('no-workflow-service: rpc.startWorkflow in a process without a workflowService throws "WorkflowService service not available"', async () => {
+  const { workflowService: _, ...withoutWorkflows } = services
+  await assert.rejects(rpcFor(withoutWorkflows).startWorkflow('todoReminderWorkflow', { todoId: 'x' }), {
+    message: 'WorkflowService service not available',
+  })
+})
