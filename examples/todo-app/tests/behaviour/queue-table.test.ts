@@ -10,6 +10,9 @@ import { sendReminder } from '../../src/functions/reminders.functions.js'
 import { PikkuMissingMetaError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { InMemoryQueueService } from '@pikku/core/services'
+import { pikkuState } from '@pikku/core/state'
+import { addFunction } from '@pikku/core/function'
+import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
 import { TableQueueService } from '../../src/table-queue/table-queue-service.js'
 import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
@@ -325,5 +328,27 @@ test('table-discard-dropped: a discarded job is dropped from the table, not retr
   } finally {
     table.drop = drop
     table.retryLater = retryLater
+  }
+})
+
+test('session-func-worker-forbidden: a queue worker that is a pikkuFunc fails every job with ForbiddenError "Authentication required"', async () => {
+  // What the CLI generates for wireQueueWorker({ name: 'todo-reminders-by-owner', func: queueReminder }): metadata
+  // naming the function, then the wiring. Set up by hand so the app itself keeps no such mistake.
+  pikkuState(null, 'queue', 'meta')['todo-reminders-by-owner'] = { pikkuFuncId: 'queueReminder', name: 'todo-reminders-by-owner' } as any
+  addFunction('queueReminder', queueReminder)
+  wireQueueWorker({ name: 'todo-reminders-by-owner' as any, func: queueReminder as any })
+  const warnings = collectLogs('warn')
+  try {
+    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Session needed', done: false })
+    await assert.rejects(
+      runQueueJob({ job: { id: 'j9', queueName: 'todo-reminders-by-owner', data: { todoId: todo.todoId }, status: () => 'active' } }),
+      (error: Error) => error.name === 'ForbiddenError' && error.message === 'Authentication required',
+    )
+    assert.ok(
+      warnings.lines.includes("Function 'queueReminder' requires a session but auth was explicitly disabled — use pikkuSessionlessFunc instead."),
+      warnings.lines.join('\n'),
+    )
+  } finally {
+    warnings.restore()
   }
 })
