@@ -198,6 +198,16 @@ test('remote-redis: through RedisDeploymentService, no registration gives "No de
   }
 })
 
+test('remote-weak-secret: a PIKKU_REMOTE_SECRET shorter than 32 characters makes the calling side throw WeakKeyMaterialError', async () => {
+  const weak = new LocalSecretService(new LocalVariablesService({ PIKKU_REMOTE_SECRET: 'too-short' }))
+  const deploymentService = new RedisDeploymentService({}, redis.url, 'weak', app.services.jwt, weak)
+  try {
+    await assert.rejects(deploymentService.invoke('sendReminder', {}, { userId: 'alice' }), { name: 'WeakKeyMaterialError' })
+  } finally {
+    await deploymentService.stop()
+  }
+})
+
 test('create-pikku-shared: createPikku (@pikku/react) gives the RPC client the fetch client, so a token set on one serves both', async () => {
   const { createPikku } = await import('@pikku/react')
   const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
