@@ -30,8 +30,8 @@ before(async () => {
   await bull.init()
   queueService = new ConnectedBullQueueService(connection)
   services = await bootServices({ queueService, schedulerService: bull.getSchedulerService() })
-  // No wiring and no rpc.invoke in the app names queueReminder, so the generated bootstrap does not register it for
-  // RPC calls; register it as the generated pikku-functions.gen.ts registers the others, to call it as its owner.
+  // The generated bootstrap registers a function for RPC calls only when something in the app reaches it by name or
+  // wires it; register queueReminder the way pikku-functions.gen.ts does, to call it as its owner whatever the app wires.
   addFunction('queueReminder', queueReminder)
   registered = (await bull.getQueueWorkers().registerQueues()) as typeof registered
   events = new QueueEvents('todo-reminders', { connection })

@@ -27,7 +27,7 @@ before(async () => {
   // The factory's pg-boss instance, to read jobs back as pg-boss stores them.
   boss = (pgBoss as any).pgBoss
   services = await bootServices({ queueService: pgBoss.getQueueService(), schedulerService: pgBoss.getSchedulerService() })
-  // Not registered by the generated bootstrap (nothing in the app calls it by name); see queue-bullmq.test.ts.
+  // Registered for RPC calls here whatever the app wires; see queue-bullmq.test.ts.
   addFunction('queueReminder', queueReminder)
   registered = (await pgBoss.getQueueWorkers().registerQueues()) as typeof registered
 })

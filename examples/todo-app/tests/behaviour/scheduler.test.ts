@@ -22,7 +22,7 @@ before(async () => {
   // As src/scheduler.ts, plus the scheduler passed in as the singleton schedulerService, so remindMeIn reaches it.
   scheduler = new InMemorySchedulerService()
   services = await bootServices({ schedulerService: scheduler })
-  // Nothing in the app calls remindMeIn by name, so the bootstrap does not register it for RPC; register it here.
+  // The bootstrap registers a function for RPC only when the app reaches it by name or wires it; register remindMeIn here.
   addFunction('remindMeIn', remindMeIn)
 })
 
