@@ -23,6 +23,7 @@ import { addFunction } from '@pikku/core/function'
 import { RedisSecretService, RedisSessionStore } from '@pikku/redis'
 import { Redis } from 'ioredis'
 import { startRedis, type RunningService } from './harness/services.js'
+import type { Notifier } from '../../src/notifier.js'
 
 let app: SignedInApp
 let redis: RunningService
@@ -287,10 +288,11 @@ test('notifier-without-keys: the app starts with no mail key or webhook; only se
   assert.equal(process.env.REMINDER_EMAIL_API_KEY, undefined)
   assert.equal(process.env.DIGEST_WEBHOOK_URL, undefined)
   // The app is running (before() started it): reading the key is left to the first send.
-  await assert.rejects(app.services.notifier.sendEmail({ to: 'a@example.com', subject: 's', text: 't' }), {
+  const notifier = app.services.notifier as Notifier
+  await assert.rejects(notifier.sendEmail({ to: 'a@example.com', subject: 's', text: 't' }), {
     message: 'Requested secret not found',
   })
-  assert.equal(await app.services.notifier.postDigest('3 open'), false)
+  assert.equal(await notifier.postDigest('3 open'), false)
 })
 
 test('missing-service-error-500: MissingServiceError is registered with status 500', async () => {
