@@ -328,3 +328,13 @@ test('agent-name-not-found: a run addressed by the agent\'s name instead of its 
     { message: 'AI agent not found: todo-assistant' },
   )
 })
+
+test('anonymous-owner-per-request: an agent without auth run twice without a session on one threadId is refused the second time', async () => {
+  model.answer({ text: JSON.stringify({ summary: 'Nothing.', steps: [] }) })
+  await rpcFor(services).agent.run('dayPlanner', { message: 'Plan', threadId: 'anonymous-thread', resourceId: 'someone' })
+  await assert.rejects(rpcFor(services).agent.run('dayPlanner', { message: 'Again', threadId: 'anonymous-thread', resourceId: 'someone' }), {
+    message: 'Not authorized to access this thread',
+  })
+  const thread = await storage.getThread('anonymous-thread')
+  assert.match(thread.resourceId, /^anon-[0-9a-f-]{36}$/)
+})

@@ -275,3 +275,8 @@ test('no-workflow-service: rpc.startWorkflow in a process without a workflowServ
     message: 'WorkflowService service not available',
   })
 })
+
+test('generated-routes-not-enabled-404: the app does not turn on the workflow scaffold, so POST /workflow/:workflowName/start answers 404', async () => {
+  const response = await app.call('alice', 'POST', '/workflow/todoReminderWorkflow/start', { data: { todoId: 'x' } })
+  assert.equal(response.status, 404)
+})
