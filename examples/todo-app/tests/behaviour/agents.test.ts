@@ -338,3 +338,27 @@ test('anonymous-owner-per-request: an agent without auth run twice without a ses
   const thread = await storage.getThread('anonymous-thread')
   assert.match(thread.resourceId, /^anon-[0-9a-f-]{36}$/)
 })
+
+test('no-run-state-500: without an agentRunState every run fails with "AgentRunStateService not available in singletonServices"', async () => {
+  const runState = services.agentRunState
+  delete services.agentRunState
+  try {
+    const response = await ask('alice', 'Hello', 'alice-no-run-state')
+    assert.equal(response.status, 500)
+    assert.equal((await response.json()).message, 'AgentRunStateService not available in singletonServices')
+  } finally {
+    services.agentRunState = runState
+  }
+})
+
+test('no-storage-no-history: without an agentStorage the run still answers, but the next message on the thread starts from nothing', async () => {
+  delete services.agentStorage
+  try {
+    model.answer({ text: 'Noted.' }, { text: 'I do not know.' })
+    assert.equal((await (await ask('alice', 'My name is Alice.', 'alice-no-storage')).json()).reply, 'Noted.')
+    assert.equal((await (await ask('alice', 'Who am I?', 'alice-no-storage')).json()).reply, 'I do not know.')
+    assert.deepEqual(model.calls[1].prompt.map((m: any) => m.content[0].text), ['Who am I?'])
+  } finally {
+    services.agentStorage = storage
+  }
+})
