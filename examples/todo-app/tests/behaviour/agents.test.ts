@@ -362,3 +362,13 @@ test('no-storage-no-history: without an agentStorage the run still answers, but 
     services.agentStorage = storage
   }
 })
+
+test('tool-input-validated: tool arguments that fail the function\'s schema fail the call, and nothing is created', async () => {
+  const before = (await services.todoStore.list('alice')).length
+  model.answer({ toolCalls: [{ toolName: 'createTodo', args: { title: 42 } }] }, { text: 'That did not work.' })
+  const turn = await (await ask('alice', 'Add a to-do called 42', 'alice-invalid')).json()
+  assert.equal(turn.reply, 'That did not work.')
+  assert.equal((await services.todoStore.list('alice')).length, before)
+  const toolMessage: any = model.calls[1].prompt.at(-1)
+  assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
+})
