@@ -26,7 +26,15 @@ const files = readdirSync(SUITE)
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const chosen = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
 
+/** Files in the app folder that git does not know and does not ignore: what a test left behind. */
+const untracked = () =>
+  spawnSync('git', ['status', '--porcelain', '--untracked-files=all', '--', '.'], { cwd: APP, encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((line) => line.startsWith('??'))
+    .map((line) => line.slice(3));
+
 mkdirSync(join(APP, '.behaviour'), { recursive: true });
+const untrackedBefore = new Set(untracked());
 const leftoversBefore = new Set(readdirSync(tmpdir()).filter((n) => LEFTOVER.test(n)));
 const started = Date.now();
 const run = spawnSync(
@@ -51,6 +59,8 @@ const problems = [];
 if (run.status !== 0) problems.push(`the behaviour suite failed (exit ${run.status ?? run.signal})`);
 const left = readdirSync(tmpdir()).filter((n) => LEFTOVER.test(n) && !leftoversBefore.has(n));
 if (left.length) problems.push(`services left temporary folders behind: ${left.join(', ')}`);
+const strays = untracked().filter((f) => !untrackedBefore.has(f));
+if (strays.length) problems.push(`tests left files in examples/todo-app: ${strays.join(', ')}`);
 
 const results = JSON.parse(readFileSync(RESULTS, 'utf8'));
 console.log(
