@@ -198,6 +198,56 @@ test('remote-redis: through RedisDeploymentService, no registration gives "No de
   }
 })
 
+test('remote-call-carries: rpc.remote posts to the registered deployment with a short-lived signed token, the encrypted session and the trace id', async () => {
+  const { createServer } = await import('node:http')
+  const { decryptWithKeyMaterial, REMOTE_SESSION_INFO } = await import('@pikku/core/crypto-utils')
+  const { freePort } = await import('./harness/services.js')
+  // A stand-in for the reminders deployment: records the call and answers as sendReminder would.
+  const received: Array<{ url?: string; headers: Record<string, unknown>; body: string }> = []
+  const receiver = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk) => (body += chunk))
+    req.on('end', () => {
+      received.push({ url: req.url, headers: req.headers, body })
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reminded: true }))
+    })
+  })
+  const port = await freePort()
+  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve))
+  const deploymentService = new RedisDeploymentService({}, redis.url, 'carry', app.services.jwt, secrets)
+  app.services.deploymentService = deploymentService
+  try {
+    await deploymentService.start({ deploymentId: 'reminders-2', endpoint: `http://127.0.0.1:${port}`, functions: ['sendReminder'] })
+    const response = await fetch(`${app.url}/todos/${aliceTodoId}/remind`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-request-id': 'trace-remind-1' },
+    })
+    // The remote answer comes back as the local function's result.
+    assert.equal(response.status, 200)
+    assert.deepEqual(await response.json(), { reminded: true })
+
+    assert.equal(received.length, 1)
+    const [call] = received
+    assert.equal(call.url, '/remote/rpc/sendReminder')
+    assert.deepEqual(JSON.parse(call.body), { data: { todoId: aliceTodoId } })
+    assert.equal(call.headers['x-request-id'], 'trace-remind-1')
+    const bearer = String(call.headers.authorization).replace(/^Bearer /, '')
+    const claims = await app.services.jwt!.decode<{ aud: string; fn: string; session: string; iat: number; exp: number }>(bearer)
+    assert.equal(claims.aud, 'pikku-remote')
+    assert.equal(claims.fn, 'sendReminder')
+    assert.ok(claims.exp - claims.iat <= 300, 'the token lives five minutes at most')
+    // The session travels encrypted with PIKKU_REMOTE_SECRET, not in clear.
+    assert.doesNotMatch(claims.session, /alice/)
+    const secret = (await secrets.getSecret<string>('PIKKU_REMOTE_SECRET')).reveal()
+    const decrypted = await decryptWithKeyMaterial('PIKKU_REMOTE_SECRET', secret, REMOTE_SESSION_INFO, claims.session)
+    assert.equal((decrypted as { session: { userId: string } }).session.userId, 'alice')
+  } finally {
+    delete app.services.deploymentService
+    await deploymentService.stop()
+    await new Promise((resolve) => receiver.close(resolve))
+  }
+})
+
 test('remote-weak-secret: a PIKKU_REMOTE_SECRET shorter than 32 characters makes the calling side throw WeakKeyMaterialError', async () => {
   const weak = new LocalSecretService(new LocalVariablesService({ PIKKU_REMOTE_SECRET: 'too-short' }))
   const deploymentService = new RedisDeploymentService({}, redis.url, 'weak', app.services.jwt, weak)
