@@ -111,6 +111,16 @@ test('path-gives-name: the body may leave rpcName out (the path supplies it); a 
   )
 })
 
+test('rpc-route-http-middleware: the generated /rpc route runs the app\'s \'*\' HTTP middleware, so the session cookie works there', async () => {
+  const response = await fetch(`${app.url}/rpc/countOpenTodos`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: `todo_session=${token}` },
+    body: JSON.stringify({ rpcName: 'countOpenTodos' }),
+  })
+  assert.equal(response.status, 200)
+  assert.deepEqual(await response.json(), { open: 1, overdue: 0 })
+})
+
 test('invoke-session-carries: setTodoDone reaches updateTodo through rpc.invoke with the caller session', async () => {
   const todo = await client().invoke('setTodoDone', { todoId: aliceTodoId, done: true })
   assert.equal(todo.done, true)
