@@ -405,3 +405,14 @@ test('wiring-without-metadata: a wireHTTP call codegen never saw logs a warning,
   assert.match(warnings[0]!, /^\[pikku\] Skipping HTTP route 'GET \/not-generated' — metadata not found/)
   assert.equal((await fetch(`${app.url}/not-generated`)).status, 404)
 })
+
+test('rpc-endpoint-exposed-only: POST /rpc/:rpcName runs an exposed function and answers 404 RPCNotFoundError for one without expose', async () => {
+  const exposed = await fetch(`${app.url}/rpc/countOpenTodos`, { method: 'POST', headers: alice, body: JSON.stringify({ data: {} }) })
+  assert.equal(exposed.status, 200)
+  const hidden = await fetch(`${app.url}/rpc/getTodo`, { method: 'POST', headers: alice, body: JSON.stringify({ data: { todoId: 'x' } }) })
+  assert.equal(hidden.status, 404)
+  assert.deepEqual(await hidden.json().then(({ name, message }) => ({ name, message })), {
+    name: 'RPCNotFoundError',
+    message: 'RPC function not found: getTodo',
+  })
+})
