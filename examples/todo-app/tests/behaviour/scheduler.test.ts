@@ -51,6 +51,7 @@ test('wired-tasks-listed: getScheduledTasks holds every wireScheduler task by na
   const tasks = getScheduledTasks()
   assert.equal(tasks.get('daily-digest')?.schedule, '0 9 * * *')
   assert.equal(tasks.get('workflow-recovery')?.schedule, '*/5 * * * *')
+  assert.equal(tasks.get('weekday-digest')?.schedule, '30 8 * * *')
 })
 
 test('start-fires-at-nine: after start(), daily-digest runs when the local clock reaches 09:00, not before', async () => {
@@ -284,4 +285,62 @@ test('duplicate-name-throws: a second wireScheduler with a name already wired th
   assert.throws(() => wireScheduler({ name: 'daily-digest', schedule: '0 9 * * *', func: dailyDigest }), {
     message: 'Scheduled task already exists: daily-digest',
   })
+})
+
+test('scheduled-task-wire: a run sees wire.scheduledTask with the task\'s name and schedule', async () => {
+  mock.timers.enable({ apis: ['Date'], now: Date.UTC(2026, 2, 11, 8, 30) })
+  try {
+    const ran = nextInfoLog(services, /^Sending the weekday digest/)
+    await runScheduledTask({ name: 'weekday-digest' })
+    assert.equal(await ran, 'Sending the weekday digest (task weekday-digest, schedule 30 8 * * *)')
+  } finally {
+    mock.timers.reset()
+  }
+})
+
+test('skip-rethrown: scheduledTask.skip() ends the run with a ScheduledTaskSkippedError that runScheduledTask rethrows', async () => {
+  // Saturday 14 March 2026: the weekday digest skips, and its log line is never reached.
+  mock.timers.enable({ apis: ['Date'], now: Date.UTC(2026, 2, 14, 8, 30) })
+  const logger = services.logger as any
+  const info = logger.info
+  let sent = false
+  logger.info = function (this: unknown, ...args: unknown[]) {
+    if (/^Sending the weekday digest/.test(String(args[0]))) sent = true
+    return info.apply(this, args)
+  }
+  try {
+    await assert.rejects(runScheduledTask({ name: 'weekday-digest' }), (error: Error) => {
+      assert.equal(error.name, 'ScheduledTaskSkippedError')
+      assert.equal(error.message, "Scheduled task 'weekday-digest' was skipped: no digest at weekends")
+      return true
+    })
+    assert.equal(sent, false)
+  } finally {
+    logger.info = info
+    mock.timers.reset()
+  }
+})
+
+test('skip-caught-by-cron: under InMemorySchedulerService a skipped run is caught and printed by the cron package', async () => {
+  // Saturday 08:29 UTC, in a process on UTC: the 08:30 run falls on a Saturday.
+  const tz = process.env.TZ
+  process.env.TZ = 'UTC'
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.UTC(2026, 2, 14, 8, 29, 0) })
+  const consoleError = console.error
+  const reported = new Promise<unknown[]>((resolve) => {
+    console.error = (...args: unknown[]) => resolve(args)
+  })
+  try {
+    await scheduler.start()
+    mock.timers.tick(MINUTE)
+    const [label, error] = await reported
+    assert.equal(label, '[Cron] error in callback')
+    assert.equal((error as Error).name, 'ScheduledTaskSkippedError')
+  } finally {
+    console.error = consoleError
+    await scheduler.stop()
+    mock.timers.reset()
+    if (tz === undefined) delete process.env.TZ
+    else process.env.TZ = tz
+  }
 })
