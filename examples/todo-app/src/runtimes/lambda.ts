@@ -19,15 +19,21 @@ let services: ReturnType<typeof createSingletonServices> | undefined
 
 // Built on the first call an instance receives, then reused while the instance stays warm.
 const coldStart = () => {
-  services ??= createConfig().then((config) =>
-    createSingletonServices(config, {
-      // Publishes each job's data as the SQS message body, which is what runSQSQueueWorker reads back.
-      queueService: new SQSQueueService({
-        region: requireEnv('AWS_REGION'),
-        queueUrlPrefix: requireEnv('SQS_QUEUE_URL_PREFIX'),
+  services ??= createConfig()
+    .then((config) =>
+      createSingletonServices(config, {
+        // Publishes each job's data as the SQS message body, which is what runSQSQueueWorker reads back.
+        queueService: new SQSQueueService({
+          region: requireEnv('AWS_REGION'),
+          queueUrlPrefix: requireEnv('SQS_QUEUE_URL_PREFIX'),
+        }),
       }),
-    }),
-  )
+    )
+    .catch((error: unknown) => {
+      // A failed start is not kept, or every later call on this warm instance would fail the same way.
+      services = undefined
+      throw error
+    })
   return services
 }
 // #endregion services

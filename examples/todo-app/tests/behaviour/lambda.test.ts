@@ -11,7 +11,7 @@ import { runFetchV2 } from '@pikku/lambda/http'
 import { quiet } from './harness/app.js'
 
 process.env.AWS_REGION ??= 'eu-west-1'
-process.env.SQS_QUEUE_URL_PREFIX ??= 'http://127.0.0.1:9/000000000000/'
+const QUEUE_URL_PREFIX = 'http://127.0.0.1:9/000000000000/'
 const lambda = await import('../../src/runtimes/lambda.js')
 
 const restEvent = (method: string, path: string, headers: Record<string, string> = {}, body: string | null = null) =>
@@ -33,9 +33,13 @@ const sqsEvent = (records: { id: string; body: string; queue?: string }[]): SQSE
   })) as never,
 })
 
+let coldStartError: unknown
 before(async () => {
-  // The first call builds the services (the entry file's cold start); a preflight logs nothing, then the logger
-  // is quieted for the suite.
+  // The first call builds the services (the entry file's cold start). It is made once without
+  // SQS_QUEUE_URL_PREFIX, which fails, then with it. A preflight logs nothing; then the logger is quieted.
+  delete process.env.SQS_QUEUE_URL_PREFIX
+  await lambda.http(restEvent('OPTIONS', '/health')).catch((error: unknown) => (coldStartError = error))
+  process.env.SQS_QUEUE_URL_PREFIX = QUEUE_URL_PREFIX
   await lambda.http(restEvent('OPTIONS', '/health'))
   quiet(getSingletonServices() as never)
 })
@@ -50,6 +54,12 @@ test('lambda-rest-health: a REST API event for GET /health answers statusCode 20
 test('lambda-session-403: a session route called with no credential answers 403 on Lambda too', async () => {
   const result = await lambda.http(restEvent('GET', '/todos'))
   assert.equal(result.statusCode, 403)
+})
+
+test('lambda-failed-start-retried: a cold start that fails (a missing environment variable) is not kept; the next call starts again', () => {
+  assert.equal((coldStartError as Error | undefined)?.message, 'Environment variable SQS_QUEUE_URL_PREFIX is not set')
+  // before() then made a second call, which built the services.
+  assert.ok(getSingletonServices())
 })
 
 test('lambda-services-once: the singleton services are built on the first call and reused by the next', async () => {
