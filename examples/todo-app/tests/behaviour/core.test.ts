@@ -416,3 +416,20 @@ test('rpc-endpoint-exposed-only: POST /rpc/:rpcName runs an exposed function and
     message: 'RPC function not found: getTodo',
   })
 })
+
+test('app-unit-tests-pass: the unit tests the testing page shows (src/functions/todos.functions.test.ts, src/permissions.test.ts) pass', async () => {
+  const { spawn } = await import('node:child_process')
+  const files = ['src/functions/todos.functions.test.ts', 'src/permissions.test.ts']
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], {
+      env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('close', (code) => resolve({ code, output }))
+  })
+  assert.equal(code, 0, output)
+  assert.match(output, /# pass 3/)
+  assert.match(output, /# fail 0/)
+})
