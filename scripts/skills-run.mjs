@@ -198,10 +198,33 @@ function inputsHash(dir) {
   return h.digest('hex');
 }
 
+/**
+ * The corepack the yarn-workspace skill's `corepack enable` runs: the one Node.js 24 bundles when it does (the
+ * registry's `node` package, which CI uses, does not), else the registry's corepack, installed once in the
+ * temporary folder, as the page says to when corepack is not found.
+ */
+const COREPACK = (() => {
+  const bundled = join(dirname(process.execPath), 'corepack');
+  if (existsSync(bundled)) return bundled;
+  return join(tmpdir(), 'pikku-skills-corepack', 'node_modules', '.bin', 'corepack');
+})();
+function ensureCorepack(log) {
+  if (existsSync(COREPACK)) return;
+  log('corepack: npm install corepack@0.36.0 (this Node.js has none of its own)');
+  const prefix = join(tmpdir(), 'pikku-skills-corepack');
+  const r = spawnSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', 'corepack@0.36.0'], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`installing corepack failed:\n${r.stdout}${r.stderr}`);
+}
+
 const PIKKU_ALL = /^(npm run pikku|npx pikku( all)?|yarn pikku)$/;
 
 // ---------------------------------------------------------------------------------------------------------------
 // One project: the folder, its env, its running processes
+
+/** The projects with processes or services running, stopped if the run is interrupted. */
+const OPEN = new Set();
 
 class Project {
   constructor(dir, deps) {
@@ -215,6 +238,7 @@ class Project {
   }
 
   async open() {
+    OPEN.add(this);
     const pg = postgresBin();
     this.port = await freePort();
     this.mcpPort = await freePort();
@@ -233,6 +257,14 @@ class Project {
     this.wranglerPort = await freePort();
     const corepackBin = join(this.dir, '..', 'corepack-bin');
     this.env.PATH = `${corepackBin}:${this.env.PATH}`;
+    // This machine reaches Yarn only through the npm registry (not repo.yarnpkg.com), and corepack cannot verify
+    // the registry's signatures of Yarn's latest release, which it asks for first: take Yarn from the registry,
+    // and start from the version corepack knows.
+    this.env.COREPACK_NPM_REGISTRY = spawnSync('npm', ['config', 'get', 'registry'], {
+      encoding: 'utf8',
+    }).stdout.trim();
+    this.env.COREPACK_DEFAULT_TO_LATEST = '0';
+    this.env.COREPACK_ENABLE_DOWNLOAD_PROMPT = '0';
     this.env.WRANGLER_SEND_METRICS = 'false';
     this.env.SLS_TELEMETRY_DISABLED = '1';
     this.env.SLS_NOTIFICATIONS_MODE = 'off';
@@ -242,8 +274,8 @@ class Project {
       // wrangler dev on a free port instead of its default 8787.
       [/localhost:8787\b/g, `localhost:${this.wranglerPort}`],
       [/^npx wrangler dev\b/, `npx wrangler dev --port ${this.wranglerPort}`],
-      // Corepack's shims go to a folder of the run, on PATH, instead of next to the machine's node.
-      [/^corepack enable$/, `mkdir -p ${corepackBin} && corepack enable --install-directory ${corepackBin}`],
+      // Corepack's shims go to a folder of the run, on PATH, instead of next to the machine's node (see COREPACK).
+      [/^corepack enable$/, `mkdir -p ${corepackBin} && ${COREPACK} enable --install-directory ${corepackBin}`],
       // Yarn resolves @pikku packages from the registry, which lacks these versions: `resolutions` maps each one to
       // its vendored tarball first, as the shared install's `overrides` do for npm.
       [/^yarn install$/, `node ${JSON.stringify(join(ROOT, 'scripts', 'lib', 'yarn-vendor.mjs'))} && yarn install`],
@@ -369,6 +401,7 @@ class Project {
   async close() {
     for (const p of [...this.procs]) await this.stop(p);
     for (const s of this.services.splice(0)) await s.stop();
+    OPEN.delete(this);
   }
 }
 
@@ -648,8 +681,16 @@ export async function main(argv = process.argv.slice(2)) {
   if (problems.length) throw new Error(`skills install different versions of one package:\n${problems.join('\n')}`);
   const { dir: deps, missing } = sharedInstall(wanted, log);
   for (const [name, why] of missing) log(`note: ${name} is not in the shared install: ${why}`);
+  if ([...sequences.values()].flat().includes('yarn-workspace')) ensureCorepack(log);
 
   const root = mkdtempSync(join(tmpdir(), 'pikku-skills-'));
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, async () => {
+      log(`\n${signal}: stopping what the run started`);
+      for (const p of OPEN) await p.close().catch(() => {});
+      if (!keep) rmSync(root, { recursive: true, force: true });
+      process.exit(1);
+    });
   const snapshots = new Map(); // sequence key -> { dir, result }
   const results = new Map();
   const started = Date.now();

@@ -4,7 +4,7 @@
 import { pikkuServices, pikkuWireServices } from '#pikku/setup'
 import { ConsoleLogger, LocalSecretService, LocalVariablesService } from '@pikku/core/services'
 import { LocalEventHubService } from '@pikku/core/channel/local'
-import { AjvSchemaService } from '@pikku/schema-ajv'
+import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
 import { InMemoryTodoStore } from './todo-store.js'
 import type { TodoTopics } from './todo-events.js'
 import { createJWTService } from './jwt-service.js'
@@ -19,7 +19,7 @@ export const createSingletonServices = pikkuServices(async (config) => {
     variables,
     secrets,
     jwt: await createJWTService(secrets, logger),
-    schema: new AjvSchemaService(logger),
+    schema: new CFWorkerSchemaService(logger),
     todoStore: new InMemoryTodoStore(),
     eventHub: new LocalEventHubService<TodoTopics>(),
   }

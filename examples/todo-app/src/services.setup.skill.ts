@@ -5,7 +5,7 @@
 import { pikkuServices, pikkuWireServices } from '#pikku/setup'
 import { ConsoleLogger, LocalSecretService, LocalVariablesService } from '@pikku/core/services'
 import { LocalEventHubService } from '@pikku/core/channel/local'
-import { AjvSchemaService } from '@pikku/schema-ajv'
+import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
 import { InMemoryTodoStore } from './todo-store.js'
 import type { TodoTopics } from './todo-events.js'
 
@@ -18,7 +18,7 @@ export const createSingletonServices = pikkuServices(async (config) => {
     logger,
     variables,
     secrets,
-    schema: new AjvSchemaService(logger),
+    schema: new CFWorkerSchemaService(logger),
     todoStore: new InMemoryTodoStore(),
     eventHub: new LocalEventHubService<TodoTopics>(),
   }
