@@ -5,14 +5,16 @@
 // Prints the suite's own time; fails if a test fails, a marker names a missing or failing test, or a service
 // left a temporary folder behind.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { APP } from './app.mjs';
 import { checkClaims, formatReport } from './claims.mjs';
+import { ROOT } from './lib/content.mjs';
 
 const SUITE = join(APP, 'tests', 'behaviour');
 const RESULTS = join(APP, '.behaviour', 'results.json');
+const REPORT = join(APP, '.behaviour', 'claims-report.txt');
 const LEFTOVER = /^todo-(redis|postgres)-/;
 
 if (!existsSync(join(APP, '.pikku', 'pikku-bootstrap.gen.ts'))) {
@@ -68,7 +70,10 @@ console.log(
 );
 if (!only.length) {
   const report = checkClaims(results);
+  // The whole report, untested sentences included, goes to a file; the terminal gets the tested statements.
+  writeFileSync(REPORT, formatReport(report, { untested: true }) + '\n');
   console.log(formatReport(report, { untested: process.argv.includes('--untested') }));
+  console.log(`claims: the full report, with each page's untested sentences, is in ${relative(ROOT, REPORT)}`);
   problems.push(...report.problems);
 }
 for (const p of problems) console.error(`behaviour: ${p}`);
