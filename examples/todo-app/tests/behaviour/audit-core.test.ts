@@ -1,0 +1,48 @@
+// Checks made while auditing the core pages (manual setup, functions, services...) against the real app on
+// @pikku/express: what happens when the singleton services carry no schema service.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { LocalSecretService, LocalVariablesService, type JWTService } from '@pikku/core/services'
+import { createJWTService } from '../../src/jwt-service.js'
+import { startExpressApp, type RunningApp } from './harness/app.js'
+
+let app: RunningApp
+let jwt: JWTService
+
+before(async () => {
+  process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
+  jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  app = await startExpressApp({ jwt })
+})
+after(() => app.stop())
+
+test('no-schema-service-no-validation: without a schema service the input is not validated, and nothing is logged about it', async () => {
+  const headers = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'u_audit', role: 'member' })}`,
+  }
+  const post = () =>
+    fetch(`${app.url}/todos`, { method: 'POST', headers, body: JSON.stringify({ title: 42, colour: 'red' }) })
+  // With the app's schema service, a numeric title and an undeclared key are refused.
+  assert.equal((await post()).status, 422)
+
+  const services = app.services as { schema?: unknown }
+  const schema = services.schema
+  const logged: string[] = []
+  const logger = app.services.logger
+  const original = { warn: logger.warn, error: logger.error, info: logger.info }
+  logger.warn = (...args: unknown[]) => void logged.push(`warn ${String(args[0])}`)
+  logger.error = (...args: unknown[]) => void logged.push(`error ${String(args[0])}`)
+  logger.info = (...args: unknown[]) => void logged.push(`info ${String(args[0])}`)
+  delete services.schema
+  try {
+    const response = await post()
+    assert.equal(response.status, 200)
+    const created = await response.json()
+    assert.equal(created.title, 42)
+    assert.deepEqual(logged.filter((line) => /schema|valid/i.test(line)), [])
+  } finally {
+    services.schema = schema
+    Object.assign(logger, original)
+  }
+})
