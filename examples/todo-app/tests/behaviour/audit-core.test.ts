@@ -46,3 +46,23 @@ test('no-schema-service-no-validation: without a schema service the input is not
     Object.assign(logger, original)
   }
 })
+
+test('core-form-exact-content-type: core\'s own reader parses a form body only under exactly application/x-www-form-urlencoded; with a charset it answers 422', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const authorization = `Bearer ${await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'u_form', role: 'member' })}`
+  const post = (contentType: string) =>
+    pikkuFetch(
+      new Request('http://localhost/todos', {
+        method: 'POST',
+        headers: { authorization, 'content-type': contentType },
+        body: 'title=From+a+form',
+      }),
+    )
+  const plain = await post('application/x-www-form-urlencoded')
+  assert.equal(plain.status, 200)
+  assert.equal((await plain.json()).title, 'From a form')
+  // What fetch() sends for a URLSearchParams body, and many HTTP clients send for forms.
+  const withCharset = await post('application/x-www-form-urlencoded;charset=UTF-8')
+  assert.equal(withCharset.status, 422)
+  assert.match((await withCharset.json()).message, /Unsupported content type application\/x-www-form-urlencoded;charset=UTF-8/)
+})
