@@ -1,0 +1,60 @@
+// Runtime-page audit: statements of the runtime pages that no other file ran. The to-do app's MCP server
+// (PikkuMCPServer from @pikku/modelcontextprotocol 0.12.10, core 0.12.90), started as harness/mcp.ts starts it;
+// here its fetch-style handler is called directly with Web Request objects, as a fetch-style host would.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { startMCPServer, type RunningMCP } from './harness/mcp.js'
+
+let mcp: RunningMCP
+let handler: (request: Request) => Promise<Response>
+
+before(async () => {
+  mcp = await startMCPServer()
+  await mcp.services.todoStore.create({ ownerId: 'carol', title: 'Call the plumber', done: false })
+  ;({ handler } = mcp.server.createFetchHandler({ path: '/mcp' }))
+})
+after(() => mcp.stop())
+
+const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+  new Request('http://127.0.0.1/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  })
+
+/** The JSON-RPC message of a streamable-HTTP answer, sent as JSON or as one server-sent event. */
+const messageOf = async (response: Response) => {
+  const text = await response.text()
+  const data = text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data: '))!.slice(6)
+  return JSON.parse(data)
+}
+
+test('fetch-handler-404-off-path: createFetchHandler answers 404 to a Request for another path', async () => {
+  const response = await handler(new Request('http://127.0.0.1/other', { method: 'POST' }))
+  assert.equal(response.status, 404)
+  assert.equal(await response.text(), '')
+})
+
+test('fetch-handler-stateless: createFetchHandler serves MCP on its path, gives no session id, and each request carries its own token', async () => {
+  const initialize = await handler(
+    rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'audit', version: '1' } },
+    }),
+  )
+  assert.equal(initialize.status, 200)
+  assert.equal(initialize.headers.get('mcp-session-id'), null)
+  assert.equal((await messageOf(initialize)).result.serverInfo.name, 'todo-app')
+  // No initialize first: a stateless handler takes a tools/call on its own, with the caller's bearer token.
+  const token = await mcp.tokenFor('carol')
+  const call = await handler(
+    rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'countOpenTodos', arguments: {} } }, {
+      authorization: `Bearer ${token}`,
+    }),
+  )
+  assert.equal(call.status, 200)
+  const { result } = await messageOf(call)
+  assert.deepEqual(result.content, [{ type: 'text', text: '{"open":1,"overdue":0}' }])
+})
