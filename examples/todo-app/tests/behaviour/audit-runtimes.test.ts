@@ -58,3 +58,24 @@ test('fetch-handler-stateless: createFetchHandler serves MCP on its path, gives 
   const { result } = await messageOf(call)
   assert.deepEqual(result.content, [{ type: 'text', text: '{"open":1,"overdue":0}' }])
 })
+
+test('in-memory-delayed-rpc-drops-session: InMemorySchedulerService calls the function without the session passed to scheduleRPC', async () => {
+  const { InMemorySchedulerService } = await import('@pikku/schedule')
+  const scheduler = new InMemorySchedulerService()
+  const logger = mcp.services.logger as any
+  const error = logger.error
+  const logged = new Promise<string>((resolve) => {
+    logger.error = function (this: unknown, ...args: unknown[]) {
+      resolve(args.map(String).join(' '))
+      return error.apply(this, args)
+    }
+  })
+  try {
+    // listTodos needs a session. Passed one, the delayed call still runs without it and fails.
+    await scheduler.scheduleRPC(5, 'listTodos', {}, { userId: 'carol' } as any)
+    assert.match(await logged, /^Failed to execute delayed RPC 'listTodos': ForbiddenError: Authentication required/)
+  } finally {
+    logger.error = error
+    await scheduler.close()
+  }
+})
