@@ -23,6 +23,9 @@
 //    - wscat and the MCP Inspector, which a person drives: their checks drive the same protocol with the `ws`
 //      package and the MCP SDK client.
 //    - a step that needs a cloud account (deploy, login, platform secrets): not run; printed as where the run stops.
+//    - Yarn (the yarn-workspace skill): `yarn install` is preceded by scripts/lib/yarn-vendor.mjs, which maps the
+//      @pikku packages to the tarballs through `resolutions`; Corepack's shims go to a folder of the run, and it
+//      takes Yarn from the npm registry (COREPACK_NPM_REGISTRY; this machine does not reach repo.yarnpkg.com).
 //    - each "Verify it worked" item: a check in scripts/skills-checks.mjs, matched by its text. An item with no
 //      check fails the run, so a new claim on a page needs a check.
 // The shared install: one npm project in the temporary folder (pikku-skills-deps-<hash>) whose package.json holds
@@ -97,19 +100,18 @@ function sharedInstall(wanted, log) {
     else dependencies[name] = version;
   }
   const overrides = Object.fromEntries([...vendored.values()].map((p) => [p.name, `file:${join(VENDOR, p.file)}`]));
-  // What an earlier run found the registry lacks, for this very set of packages: not asked again.
-  const setKey = createHash('sha256').update(JSON.stringify({ dependencies, overrides })).digest('hex').slice(0, 12);
-  const knownMissing = join(tmpdir(), `pikku-skills-deps-${setKey}.missing.json`);
-  if (existsSync(knownMissing))
-    for (const [name, why] of Object.entries(JSON.parse(readFileSync(knownMissing, 'utf8')))) {
-      missing.set(name, why);
+  // What an earlier run found the registry lacks (name@version): not asked again.
+  const knownMissing = join(tmpdir(), 'pikku-skills-registry-missing.json');
+  const known = existsSync(knownMissing) ? JSON.parse(readFileSync(knownMissing, 'utf8')) : {};
+  for (const [name, version] of Object.entries(dependencies))
+    if (known[`${name}@${version}`]) {
+      missing.set(name, known[`${name}@${version}`]);
       delete dependencies[name];
     }
   for (;;) {
     const pkg = { name: 'pikku-skills-deps', private: true, type: 'module', dependencies, overrides };
     const text = JSON.stringify(pkg, null, 2);
     const dir = join(tmpdir(), `pikku-skills-deps-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`);
-    writeFileSync(knownMissing, JSON.stringify(Object.fromEntries(missing)));
     if (existsSync(join(dir, '.complete'))) return { dir, missing };
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -123,7 +125,6 @@ function sharedInstall(wanted, log) {
     const out = `${r.stdout}${r.stderr}`;
     if (r.status === 0) {
       writeFileSync(join(dir, '.complete'), '');
-      writeFileSync(knownMissing, JSON.stringify(Object.fromEntries(missing)));
       log(`shared install: done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       return { dir, missing };
     }
@@ -132,6 +133,8 @@ function sharedInstall(wanted, log) {
       /404 Not Found - GET \S+\/((?:@[^/\s]+\/|@[^%\s]+%2f)?[^/\s]+)( -|$)/m.exec(out)?.[1]?.replace('%2f', '/');
     if (notFound && dependencies[notFound]) {
       missing.set(notFound, `the registry has no ${notFound}@${dependencies[notFound]}`);
+      known[`${notFound}@${dependencies[notFound]}`] = missing.get(notFound);
+      writeFileSync(knownMissing, JSON.stringify(known, null, 2));
       delete dependencies[notFound];
       continue;
     }
@@ -711,7 +714,14 @@ export async function main(argv = process.argv.slice(2)) {
       mkdirSync(dir, { recursive: true });
       let failure = null;
       let stops = [];
-      if (from > 0) {
+      let earlier = null;
+      if (from === seq.length) {
+        // Run already, as a prerequisite of an earlier skill: its result stands.
+        earlier = snapshots.get(seq.join('>'));
+        failure = earlier.failed;
+        stops = earlier.stops;
+        log(`     ran above, among the prerequisites of ${earlier.during} (${fmt(earlier.secs)})`);
+      } else if (from > 0) {
         const snap = snapshots.get(seq.slice(0, from).join('>'));
         if (snap.failed) failure = { step: 0, label: `prerequisite ${seq[from - 1]} failed` };
         else copyProject(snap.dir, dir);
@@ -723,6 +733,7 @@ export async function main(argv = process.argv.slice(2)) {
         project.pikkuHash = pikkuHash;
         await project.open();
         const skill = parsed.get(seq[k]);
+        const stepStarted = Date.now();
         const r = await runSkillSteps(
           skill,
           project,
@@ -737,13 +748,20 @@ export async function main(argv = process.argv.slice(2)) {
         const key = seq.slice(0, k + 1).join('>');
         const snapDir = join(root, 'states', key.replaceAll('>', '__'));
         if (!r.failed) copyProject(dir, snapDir);
-        snapshots.set(key, { dir: snapDir, failed: r.failed, pikkuHash });
+        snapshots.set(key, {
+          dir: snapDir,
+          failed: r.failed,
+          pikkuHash,
+          stops: r.stops,
+          secs: (Date.now() - stepStarted) / 1000,
+          during: name,
+        });
         if (r.failed)
           failure =
             k === seq.length - 1 ? r.failed : { step: 0, label: `prerequisite ${seq[k]} failed at ${r.failed.label}` };
         stops = r.stops;
       }
-      const secs = (Date.now() - skillStarted) / 1000;
+      const secs = earlier ? earlier.secs : (Date.now() - skillStarted) / 1000;
       results.set(name, { failure, stops, secs });
       log(
         `${failure ? 'FAIL' : 'PASS'} ${name} (${fmt(secs)})${stops.length ? `; stops before: ${stops.join('; ')}` : ''}`,

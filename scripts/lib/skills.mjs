@@ -51,7 +51,8 @@ export function blocks(text) {
     if (/^- /.test(lines[i])) {
       let item = lines[i].slice(2);
       while (i + 1 < lines.length && /^ {2}\S/.test(lines[i + 1])) item += ` ${lines[++i].trim()}`;
-      out.push({ kind: 'bullet', text: item.trim() });
+      // MDX comments (claim markers) are not part of what the reader sees.
+      out.push({ kind: 'bullet', text: item.replace(/\s*\{\/\*[\s\S]*?\*\/\}/g, '').trim() });
     }
   }
   return out;
