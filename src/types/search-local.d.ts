@@ -9,3 +9,10 @@ declare module '@easyops-cn/docusaurus-search-local/dist/client/client/utils/key
 declare module '@easyops-cn/docusaurus-search-local/dist/client/client/utils/platform.js' {
   export function isMacPlatform(): boolean;
 }
+
+// The search plugin's results page (src/theme/SearchPage wraps it); the plugin ships no type for it.
+declare module '@theme/SearchPage' {
+  import type { ReactNode } from 'react';
+
+  export default function SearchPage(): ReactNode;
+}
