@@ -525,8 +525,14 @@ export const CHECKS = {
       /^Without the `Authorization` header, tool calls fail with code `-32603`/,
       async (t) =>
         mcpClient(t, false, async (c) => {
-          const call = c.callTool({ name: 'listOpenTodos', arguments: {} });
-          await assert.rejects(call, (e) => e.code === -32603 || assert.fail(`code ${e.code}: ${e.message}`));
+          // A failed tool call is a result flagged isError, whose one text item is the JSON-RPC error.
+          for (const name of ['listOpenTodos', 'countOpenTodos']) {
+            const result = await c.callTool({ name, arguments: {} });
+            assert.equal(result.isError, true, JSON.stringify(result));
+            const error = JSON.parse(result.content[0].text);
+            assert.equal(error.code, -32603, JSON.stringify(error));
+            assert.equal(error.data?.message, 'Authentication required', JSON.stringify(error));
+          }
         }),
     ],
   ],
@@ -591,7 +597,10 @@ export const CHECKS = {
       (t) => {
         const r = t.output(/^yarn typecheck:all$/);
         assert.equal(r.code, 0, r.output);
-        assert.match(r.output, /backends\/express|@todo\/backend-express/);
+        // foreach prints only "Done"; the workspaces it ran in are the ones with a typecheck script.
+        const listed = t.sh('yarn workspaces foreach -A --verbose run typecheck');
+        assert.equal(listed.code, 0, listed.output);
+        assert.match(listed.output, /@todo\/backend-express/, listed.output);
       },
     ],
   ],
