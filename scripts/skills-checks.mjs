@@ -597,10 +597,11 @@ export const CHECKS = {
       (t) => {
         const r = t.output(/^yarn typecheck:all$/);
         assert.equal(r.code, 0, r.output);
-        // foreach prints only "Done"; the workspaces it ran in are the ones with a typecheck script.
-        const listed = t.sh('yarn workspaces foreach -A --verbose run typecheck');
-        assert.equal(listed.code, 0, listed.output);
-        assert.match(listed.output, /@todo\/backend-express/, listed.output);
+        // foreach prints only "Done", not the workspaces it ran in: each one's typecheck, run on its own, passes too.
+        for (const line of ['yarn run typecheck', 'yarn workspace @todo/backend-express run typecheck']) {
+          const one = t.sh(line);
+          assert.equal(one.code, 0, `${line}: ${one.output}`);
+        }
       },
     ],
   ],
