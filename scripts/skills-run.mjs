@@ -131,6 +131,7 @@ function sharedInstall(wanted, log) {
     const notFound =
       /No matching version found for ((?:@[^/\s]+\/)?[^@\s]+)@/.exec(out)?.[1] ??
       /404 Not Found - GET \S+\/((?:@[^/\s]+\/|@[^%\s]+%2f)?[^/\s]+)( -|$)/m.exec(out)?.[1]?.replace('%2f', '/');
+    rmSync(dir, { recursive: true, force: true });
     if (notFound && dependencies[notFound]) {
       missing.set(notFound, `the registry has no ${notFound}@${dependencies[notFound]}`);
       known[`${notFound}@${dependencies[notFound]}`] = missing.get(notFound);
