@@ -23,6 +23,9 @@
 //    - wscat and the MCP Inspector, which a person drives: their checks drive the same protocol with the `ws`
 //      package and the MCP SDK client.
 //    - a step that needs a cloud account (deploy, login, platform secrets): not run; printed as where the run stops.
+//    - an install of a package that cannot exist on this machine (UNINSTALLABLE_HERE: @pikku/uws and
+//      @pikku/uws-handler need uWebSockets.js, published on GitHub only): the run stops there, printing the reason
+//      and every step it does not run; the skill passes only as far as that, and the summary says so.
 //    - Yarn (the yarn-workspace skill): `yarn install` is preceded by scripts/lib/yarn-vendor.mjs, which maps the
 //      @pikku packages to the tarballs through `resolutions`; Corepack's shims go to a folder of the run, and it
 //      takes Yarn from the npm registry (COREPACK_NPM_REGISTRY; this machine does not reach repo.yarnpkg.com).
@@ -413,8 +416,22 @@ class Project {
 // Steps
 
 /** Records an install as npm does: linked from the shared install, saved in package.json with a ^range. */
+/** Packages no install on this machine can give, and why: a skill that installs one stops there. */
+export const UNINSTALLABLE_HERE = new Map(
+  ['@pikku/uws', '@pikku/uws-handler', 'uWebSockets.js'].map((name) => [
+    name,
+    'needs uWebSockets.js, which is published on GitHub only (not on the npm registry, not vendored), and this machine reaches no GitHub',
+  ]),
+);
+
+/** Thrown by a step the machine cannot run at all; the rest of the skill is not run and nothing fails. */
+class MachineStop extends Error {}
+
 function install(project, line, missing) {
   const { dev, packages } = parseInstall(line);
+  const unavailable = packages.filter((p) => p.name && UNINSTALLABLE_HERE.has(p.name));
+  if (unavailable.length)
+    throw new MachineStop(unavailable.map((p) => `${p.arg}: ${UNINSTALLABLE_HERE.get(p.name)}`).join('\n'));
   const problems = [];
   const pkgPath = join(project.dir, 'package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
@@ -652,6 +669,19 @@ async function runSkillSteps(skill, project, missing, log, prefix, parsed, appli
         else log(`ok   ${label} (${fmt(secs)})${note ? ` - ${note}` : ''}`);
       } catch (error) {
         const secs = (Date.now() - started) / 1000;
+        if (error instanceof MachineStop) {
+          log(`stop ${label} - not possible on this machine:\n${error.message.replace(/^/gm, '       ')}`);
+          for (const [j, rest] of steps.entries())
+            if (j > i) {
+              const what = rest.kind === 'file' ? rest.path : rest.kind === 'check' ? rest.text : rest.line;
+              log(
+                `skip ${prefix}${skill.name} ${j + 1}. ${rest.section}: ${what} (not run: the install above stopped it)`,
+              );
+              ctx.stops.push(what);
+            }
+          ctx.stops.unshift(`${step.line} (${error.message.split(':')[0]} cannot be installed here)`);
+          break;
+        }
         log(`FAIL ${label} (${fmt(secs)})`);
         log(
           String(error?.stack && !error.message.includes('\n') ? error.message : (error?.message ?? error))
@@ -777,7 +807,7 @@ export async function main(argv = process.argv.slice(2)) {
   );
   for (const [name, r] of results)
     log(
-      `${r.failure ? 'FAIL' : 'pass'} ${name.padEnd(16)} ${fmt(r.secs).padStart(8)}${r.failure ? `  ${r.failure.label}` : ''}${r.stops.length ? `  (cloud steps not run: ${r.stops.length})` : ''}`,
+      `${r.failure ? 'FAIL' : 'pass'} ${name.padEnd(16)} ${fmt(r.secs).padStart(8)}${r.failure ? `  ${r.failure.label}` : ''}${r.stops.length ? `  (steps not run here: ${r.stops.length})` : ''}`,
     );
   return [...results.values()].every((r) => !r.failure);
 }
