@@ -11,7 +11,7 @@ import { startRedis, type RunningService } from './harness/services.js'
 import { addFunction } from '@pikku/core/function'
 import { SignedQueueService } from '@pikku/core/queue'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
-import { bootServices, callerAs, ConnectedBullQueueService, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, ConnectedBullQueueService, storeDownFor, type Singletons } from './harness/queues.js'
 
 const HOUR = 60 * 60 * 1000
 let redis: RunningService
@@ -98,14 +98,7 @@ test('job-id-deduplicates: asking twice for the same reminder returns the same j
 
 test('failed-job-retried-to-attempts: a job whose function throws is tried `attempts` times, then ends failed with the error', async () => {
   const todo = await dueIn(30 * 60 * 1000, 'Store down')
-  const store = services.todoStore
-  const get = store.get.bind(store)
-  let calls = 0
-  store.get = async (todoId) => {
-    if (todoId !== todo.todoId) return get(todoId)
-    calls++
-    throw new Error('todo store unreachable')
-  }
+  const down = storeDownFor(services, todo.todoId)
   try {
     const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId }, { attempts: 3, backoff: { type: 'fixed', delay: 50 } })
     const failed = new Promise<string>((resolve) =>
@@ -120,31 +113,24 @@ test('failed-job-retried-to-attempts: a job whose function throws is tried `atte
     const settled = await queueService.getJob('todo-reminders', jobId)
     assert.equal(await settled!.status(), 'failed')
     assert.equal((await settled!.metadata!()).attemptsMade, 3)
-    assert.equal(calls, 3)
+    assert.equal(down.calls, 3)
   } finally {
-    store.get = get
+    down.restore()
   }
 })
 
 test('no-attempts-one-try: a job published without attempts fails after a single try', async () => {
   const todo = await dueIn(30 * 60 * 1000, 'Store down once')
-  const store = services.todoStore
-  const get = store.get.bind(store)
-  let calls = 0
-  store.get = async (todoId) => {
-    if (todoId !== todo.todoId) return get(todoId)
-    calls++
-    throw new Error('todo store unreachable')
-  }
+  const down = storeDownFor(services, todo.todoId)
   try {
     const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId })
     const job = await queueService.getJob('todo-reminders', jobId)
     await assert.rejects(job!.waitForCompletion!(10_000), /todo store unreachable/)
     const settled = await queueService.getJob('todo-reminders', jobId)
     assert.equal((await settled!.metadata!()).attemptsMade, 1)
-    assert.equal(calls, 1)
+    assert.equal(down.calls, 1)
   } finally {
-    store.get = get
+    down.restore()
   }
 })
 

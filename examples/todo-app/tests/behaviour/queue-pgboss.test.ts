@@ -10,7 +10,7 @@ import { SignedQueueService } from '@pikku/core/queue'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { startPostgres, type RunningService } from './harness/services.js'
-import { bootServices, callerAs, nextInfoLog, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, nextInfoLog, storeDownFor, type Singletons } from './harness/queues.js'
 
 const HOUR = 60 * 60 * 1000
 let postgres: RunningService
@@ -41,18 +41,6 @@ after(async () => {
 const dueIn = async (ms: number, title = 'Renew the passport') =>
   services.todoStore.create({ ownerId: owner.userId, title, done: false, dueAt: new Date(Date.now() + ms).toISOString() })
 
-/** A todoStore.get that throws for one to-do, as a store that cannot be reached would; returns the call count. */
-const storeDownFor = (todoId: string) => {
-  const store = services.todoStore
-  const get = store.get.bind(store)
-  const state = { calls: 0, restore: () => (store.get = get) }
-  store.get = async (id) => {
-    if (id !== todoId) return get(id)
-    state.calls++
-    throw new Error('todo store unreachable')
-  }
-  return state
-}
 
 test('queue-reminder-runs: the worker runs a job queueReminder publishes; the id is pg-boss\'s own and waitForCompletion resolves without the function\'s result', async () => {
   const todo = await dueIn(30 * 60 * 1000)
@@ -99,7 +87,7 @@ test('job-id-no-dedupe: on a standard pg-boss queue, asking twice for the same r
 
 test('failed-job-retried-to-attempts: a job whose function throws is tried `attempts` times, then ends failed', async () => {
   const todo = await dueIn(30 * 60 * 1000, 'Store down')
-  const down = storeDownFor(todo.todoId)
+  const down = storeDownFor(services, todo.todoId)
   try {
     const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: todo.todoId }, { attempts: 2, backoff: { type: 'fixed', delay: 10 } })
     const stored = (await boss.getJobById('todo-reminders', jobId)) as any
@@ -137,7 +125,7 @@ test('invalid-job-data-fails: job data that does not match the worker\'s input s
 
 test('default-three-tries: a job published without attempts gets pg-boss\'s default retryLimit of 2, so three tries', async () => {
   const todo = await dueIn(30 * 60 * 1000, 'Store down, no attempts')
-  const down = storeDownFor(todo.todoId)
+  const down = storeDownFor(services, todo.todoId)
   try {
     const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: todo.todoId })
     const job = await pgBoss.getQueueService().getJob('todo-reminders', jobId)

@@ -16,7 +16,7 @@ import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
 import { TableQueueService } from '../../src/table-queue/table-queue-service.js'
 import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
-import { bootServices, nextInfoLog, type Singletons } from './harness/queues.js'
+import { bootServices, nextInfoLog, storeDownFor, recordTraceIds, type Singletons } from './harness/queues.js'
 
 let services: Singletons
 // 32 random bytes in base64, as `openssl rand -base64 32` prints them.
@@ -62,31 +62,24 @@ test('table-job-runs: a job added through TableQueueService is run by the next p
 
 test('table-job-retried: a failing job runs again after retryLater\'s delay while attempts remain, then is dropped', async () => {
   const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Flaky', done: false })
-  const store = services.todoStore
-  const get = store.get.bind(store)
-  let calls = 0
-  store.get = async (id) => {
-    if (id !== todo.todoId) return get(id)
-    calls++
-    throw new Error('todo store unreachable')
-  }
+  const down = storeDownFor(services, todo.todoId)
   try {
     await queueService.add('todo-reminders', { todoId: todo.todoId }, { attempts: 2 })
     mock.timers.tick(1000)
     await settle()
-    assert.equal(calls, 1)
+    assert.equal(down.calls, 1)
     // Retried after 5 s (retryLater(id, 5000)); the poll after that finds it.
     mock.timers.tick(5000)
     await settle()
     mock.timers.tick(1000)
     await settle()
-    assert.equal(calls, 2)
+    assert.equal(down.calls, 2)
     mock.timers.tick(10_000)
     await settle()
-    assert.equal(calls, 2)
+    assert.equal(down.calls, 2)
     assert.equal(await table.claimNext('todo-reminders'), undefined)
   } finally {
-    store.get = get
+    down.restore()
   }
 })
 
@@ -98,13 +91,7 @@ test('run-queue-job-missing-meta: runQueueJob throws PikkuMissingMetaError for a
 })
 
 test('run-queue-job-trace-and-rethrow: runQueueJob runs under the trace id q-<jobId> and rethrows the function\'s error', async () => {
-  const logger = services.logger as any
-  const scope = logger.scope
-  const traceIds: string[] = []
-  logger.scope = function (traceId: string) {
-    traceIds.push(traceId)
-    return scope.call(logger, traceId)
-  }
+  const { traceIds, restore } = recordTraceIds(services)
   try {
     await assert.rejects(
       runQueueJob({ job: { id: 'j2', queueName: 'todo-reminders', data: { todoId: 7 }, status: () => 'active' } }),
@@ -116,7 +103,7 @@ test('run-queue-job-trace-and-rethrow: runQueueJob runs under the trace id q-<jo
     assert.deepEqual(result, { removed: 0 })
     assert.equal(traceIds[1], 'mine')
   } finally {
-    logger.scope = scope
+    restore()
   }
 })
 
@@ -276,14 +263,7 @@ test('in-memory-queue-runs: InMemoryQueueService runs a job without a delay with
 test('in-memory-queue-retries: InMemoryQueueService retries up to attempts, its exponential wait capped at 2 s, then reports the failure', async () => {
   const memory = new InMemoryQueueService()
   const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Memory down', done: false })
-  const store = services.todoStore
-  const get = store.get.bind(store)
-  let calls = 0
-  store.get = async (id) => {
-    if (id !== todo.todoId) return get(id)
-    calls++
-    throw new Error('todo store unreachable')
-  }
+  const down = storeDownFor(services, todo.todoId)
   const consoleError = console.error
   const reported = new Promise<string>((resolve) => {
     console.error = (...args: unknown[]) => resolve(args.map(String).join(' '))
@@ -292,23 +272,23 @@ test('in-memory-queue-retries: InMemoryQueueService retries up to attempts, its 
     await memory.add('todo-reminders', { todoId: todo.todoId }, { delay: 0, attempts: 3, backoff: { type: 'exponential', delay: 1500 } })
     mock.timers.tick(0)
     await settle()
-    assert.equal(calls, 1)
+    assert.equal(down.calls, 1)
     mock.timers.tick(1499)
     await settle()
-    assert.equal(calls, 1)
+    assert.equal(down.calls, 1)
     mock.timers.tick(1)
     await settle()
-    assert.equal(calls, 2)
+    assert.equal(down.calls, 2)
     // 2 x 1500 ms would be 3 s; the wait is capped at 2 s.
     mock.timers.tick(1999)
     await settle()
-    assert.equal(calls, 2)
+    assert.equal(down.calls, 2)
     mock.timers.tick(1)
     assert.match(await reported, /^\[InMemoryQueue\] Job inmem-\d+ on todo-reminders failed after 3 attempt\(s\): todo store unreachable$/)
-    assert.equal(calls, 3)
+    assert.equal(down.calls, 3)
   } finally {
     console.error = consoleError
-    store.get = get
+    down.restore()
   }
 })
 

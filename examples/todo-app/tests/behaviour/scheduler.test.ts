@@ -10,7 +10,7 @@ import { dailyDigest } from '../../src/functions/digest.functions.js'
 import { addFunction } from '@pikku/core/function'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { remindMeIn } from '../../src/functions/reminder-schedule.functions.js'
-import { bootServices, callerAs, nextInfoLog, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, nextInfoLog, recordTraceIds, type Singletons } from './harness/queues.js'
 
 const MINUTE = 60_000
 let services: Singletons
@@ -142,13 +142,7 @@ test('cron-error-caught: an error thrown by a cron run is caught and logged by t
 })
 
 test('run-task-directly: runScheduledTask({ name }) runs a wired task at once, under the trace id cron-<name>-<timestamp>', async () => {
-  const logger = services.logger as any
-  const scope = logger.scope
-  const traceIds: string[] = []
-  logger.scope = function (traceId: string) {
-    traceIds.push(traceId)
-    return scope.call(logger, traceId)
-  }
+  const { traceIds, restore } = recordTraceIds(services)
   try {
     const ran = nextInfoLog(services, DIGEST)
     const before = Date.now()
@@ -159,7 +153,7 @@ test('run-task-directly: runScheduledTask({ name }) runs a wired task at once, u
     await runScheduledTask({ name: 'daily-digest', traceId: 'k8s-daily-digest-1' })
     assert.equal(traceIds.at(-1), 'k8s-daily-digest-1')
   } finally {
-    logger.scope = scope
+    restore()
   }
 })
 

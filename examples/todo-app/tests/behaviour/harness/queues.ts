@@ -65,3 +65,31 @@ export const until = async <T>(check: () => Promise<T | undefined | false>, ms: 
 
 /** The app's BullMQ publisher with its connection (src/bull-queue-service.ts), re-exported for the queue tests. */
 export { ConnectedBullQueueService } from '../../../src/bull-queue-service.js'
+
+/**
+ * Makes services.todoStore.get throw for one to-do, as a store that cannot be reached would; `calls` counts the
+ * attempts, `restore()` puts the real method back.
+ */
+export const storeDownFor = (services: Singletons, todoId: string) => {
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  const state = { calls: 0, restore: () => void (store.get = get) }
+  store.get = async (id) => {
+    if (id !== todoId) return get(id)
+    state.calls++
+    throw new Error('todo store unreachable')
+  }
+  return state
+}
+
+/** Records the trace ids the singleton logger scopes loggers with; `restore()` puts the real method back. */
+export const recordTraceIds = (services: Singletons) => {
+  const logger = services.logger as any
+  const scope = logger.scope
+  const traceIds: string[] = []
+  logger.scope = function (traceId: string) {
+    traceIds.push(traceId)
+    return scope.call(logger, traceId)
+  }
+  return { traceIds, restore: () => void (logger.scope = scope) }
+}
