@@ -795,7 +795,7 @@ export async function main(argv = process.argv.slice(2)) {
       const secs = earlier ? earlier.secs : (Date.now() - skillStarted) / 1000;
       results.set(name, { failure, stops, secs });
       log(
-        `${failure ? 'FAIL' : 'PASS'} ${name} (${fmt(secs)})${stops.length ? `; stops before: ${stops.join('; ')}` : ''}`,
+        `${failure ? 'FAIL' : 'PASS'} ${name} (${fmt(secs)})${stops.length ? `; stops before: ${stops.slice(0, 3).join('; ')}${stops.length > 3 ? ` and ${stops.length - 3} more steps` : ''}` : ''}`,
       );
     }
   } finally {
