@@ -5,10 +5,9 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import { rpcService, RPCNotFoundError } from '@pikku/core/rpc'
-import { LocalSecretService, LocalVariablesService } from '@pikku/core/services'
-import { createJWTService } from '../../src/jwt-service.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { freePort } from './harness/services.js'
+import { createTestJWT } from './harness/http.js'
 
 interface Hook {
   url: string
@@ -47,7 +46,7 @@ before(async () => {
   // The app's secrets service reads the environment (LocalSecretService over LocalVariablesService); the addon
   // declares CHAT_WEBHOOK_URL, so its scoped secrets service may read it.
   process.env.CHAT_WEBHOOK_URL = hook.url
-  const jwt = await createJWTService(new LocalSecretService(new LocalVariablesService({ JWT_SECRET: 'behaviour-suite' })))
+  const jwt = await createTestJWT()
   app = await startExpressApp({ jwt })
   token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'alice' })
   const { todoStore } = app.services

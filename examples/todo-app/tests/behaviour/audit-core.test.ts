@@ -2,16 +2,16 @@
 // @pikku/express: what happens when the singleton services carry no schema service.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { LocalSecretService, LocalVariablesService, type JWTService } from '@pikku/core/services'
-import { createJWTService } from '../../src/jwt-service.js'
+import type { JWTService } from '@pikku/core/services'
 import { startExpressApp, type RunningApp } from './harness/app.js'
+import { createTestJWT } from './harness/http.js'
 
 let app: RunningApp
 let jwt: JWTService
 
 before(async () => {
   process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
-  jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  jwt = await createTestJWT()
   app = await startExpressApp({ jwt })
 })
 after(() => app.stop())

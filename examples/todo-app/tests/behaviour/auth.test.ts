@@ -2,15 +2,15 @@
 // src/jwt-service.ts added to the singleton services, as src/services.auth.skill.ts does.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { LocalSecretService, LocalVariablesService, type JWTService } from '@pikku/core/services'
+import type { JWTService } from '@pikku/core/services'
 import { JoseJWTService } from '@pikku/jose'
 import { InvalidSessionError } from '@pikku/core/errors'
 import { PikkuFetch } from '#pikku/pikku-fetch.gen.js'
 import { addGlobalMiddleware } from '#pikku/middleware'
 import { authBearer } from '@pikku/core/middleware'
 import type { UserSession } from '../../src/application-types.js'
-import { createJWTService } from '../../src/jwt-service.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
+import { createTestJWT } from './harness/http.js'
 
 let app: RunningApp
 let jwt: JWTService
@@ -41,7 +41,7 @@ before(async () => {
     authBearer({ token: { secretId: 'UNSET_REPORTING_TOKEN', userSession: unsetBot } }),
   ])
   process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
-  jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  jwt = await createTestJWT()
   app = await startExpressApp({ jwt })
 })
 after(() => app.stop())

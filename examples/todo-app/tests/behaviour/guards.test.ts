@@ -4,11 +4,11 @@
 // starts, as a module the generated bootstrap imports would register them.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { LocalSecretService, LocalVariablesService, type JWTService } from '@pikku/core/services'
+import type { JWTService } from '@pikku/core/services'
 import { addGlobalMiddleware, addHTTPMiddleware, pikkuMiddleware } from '#pikku/middleware'
 import { addGlobalPermission, pikkuPermission } from '#pikku/auth'
-import { createJWTService } from '../../src/jwt-service.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
+import { createTestJWT } from './harness/http.js'
 
 let app: RunningApp
 let jwt: JWTService
@@ -79,7 +79,7 @@ before(async () => {
   addGlobalPermission({ readsSecrets })
   addGlobalPermission({ quiet: [noDenyA, noDenyB], allowed })
   process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
-  jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  jwt = await createTestJWT()
   app = await startExpressApp({ jwt })
 })
 after(() => app.stop())

@@ -5,13 +5,11 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
   InMemorySessionStore,
-  LocalSecretService,
-  LocalVariablesService,
   type JWTService,
 } from '@pikku/core/services'
 import type { UserSession } from '../../src/application-types.js'
-import { createJWTService } from '../../src/jwt-service.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
+import { createTestJWT } from './harness/http.js'
 
 /** An in-memory session store that records every call the runner makes to it. */
 class RecordingSessionStore extends InMemorySessionStore<UserSession> {
@@ -41,7 +39,7 @@ const cookieOf = async (session: object) => `todo_session=${await token(session)
 
 before(async () => {
   process.env.JWT_SECRET = 'behaviour-suite-secret-of-at-least-32-chars'
-  jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  jwt = await createTestJWT()
   app = await startExpressApp({ jwt, sessionStore })
 })
 after(() => app.stop())

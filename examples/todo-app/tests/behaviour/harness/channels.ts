@@ -1,7 +1,7 @@
 // The to-do app started in this process the way src/runtimes/ws.ts starts it: Express with
 // pikkuExpressMiddleware for plain HTTP (SSE routes included), and a ws WebSocketServer (noServer,
 // maxPayload DEFAULT_WS_MAX_PAYLOAD) handed to pikkuWebsocketHandler from @pikku/ws for the channels.
-// On 127.0.0.1 and a free port. Sessions come from bearer tokens signed by a JoseJWTService with a test key,
+// On 127.0.0.1 and a free port. Sessions come from bearer tokens signed by the app's jwt service over a test key (harness/http.ts),
 // passed to createSingletonServices as the app's `jwt` service (src/auth.ts decodes them through it).
 import '#pikku/pikku-bootstrap.gen.js'
 import { createServer, type Server } from 'node:http'
@@ -10,11 +10,11 @@ import { WebSocket, WebSocketServer } from 'ws'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { DEFAULT_WS_MAX_PAYLOAD, pikkuWebsocketHandler } from '@pikku/ws'
-import { JoseJWTService } from '@pikku/jose'
 import { createConfig } from '../../../src/config.js'
 import { createSingletonServices } from '../../../src/services.js'
 import { quiet } from './app.js'
 import { freePort } from './services.js'
+import { createTestJWT } from './http.js'
 
 type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
 
@@ -38,8 +38,7 @@ export interface RunningWsApp {
 export const startWsApp = async ({ guardSocketErrors = true } = {}): Promise<RunningWsApp> => {
   const port = await freePort()
   const config = { ...(await createConfig()), port }
-  const jwt = new JoseJWTService(async () => [{ id: 'test-key', value: 'behaviour-suite-signing-key-0123456789' }])
-  await jwt.init()
+  const jwt = await createTestJWT()
   const services = await createSingletonServices(config, { jwt })
   quiet(services)
   const { logger } = services

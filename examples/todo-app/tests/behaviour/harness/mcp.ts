@@ -5,15 +5,14 @@
 // tests can import it.
 import '#pikku/pikku-bootstrap.gen.js'
 import { PikkuMCPServer } from '@pikku/modelcontextprotocol'
-import { LocalSecretService, LocalVariablesService } from '@pikku/core/services'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import mcpJSON from '#pikku/mcp/mcp.gen.json' with { type: 'json' }
 import { createConfig } from '../../../src/config.js'
 import { createSingletonServices } from '../../../src/services.js'
-import { createJWTService } from '../../../src/jwt-service.js'
 import { quiet } from './app.js'
 import { freePort } from './services.js'
+import { createTestJWT } from './http.js'
 
 type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
 
@@ -31,9 +30,7 @@ export interface RunningMCP {
 
 export const startMCPServer = async (): Promise<RunningMCP> => {
   const config = await createConfig()
-  // The app's jwt service reads JWT_SECRET through a secret service; here from a variables map, not the environment.
-  const secrets = new LocalSecretService(new LocalVariablesService({ JWT_SECRET: 'behaviour-suite-secret' }))
-  const jwt = await createJWTService(secrets)
+  const jwt = await createTestJWT()
   const services = await createSingletonServices(config, { jwt })
   quiet(services)
   const server = new PikkuMCPServer(

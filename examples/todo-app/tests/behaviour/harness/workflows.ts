@@ -1,10 +1,9 @@
 // Helpers for the workflow, agent, trigger and gateway tests: the to-do app started with a `jwt` service (so that
 // Bearer tokens become sessions, as src/services.auth.skill.ts wires it), tokens for test users, and an RPC handle
 // for calling the workflow service directly, as a function's own `rpc` would.
-import { LocalSecretService, LocalVariablesService } from '@pikku/core/services'
 import { rpcService } from '@pikku/core/rpc'
-import { createJWTService } from '../../../src/jwt-service.js'
 import { startExpressApp, type RunningApp } from './app.js'
+import { createTestJWT } from './http.js'
 
 export type Role = 'member' | 'admin'
 
@@ -17,7 +16,7 @@ export interface SessionApp extends RunningApp {
 
 export const startSessionApp = async (extra: Record<string, unknown> = {}): Promise<SessionApp> => {
   process.env.JWT_SECRET ??= 'behaviour-suite-secret-of-at-least-32-chars'
-  const jwt = await createJWTService(new LocalSecretService(new LocalVariablesService()))
+  const jwt = await createTestJWT()
   const app = await startExpressApp({ jwt, ...extra } as Parameters<typeof startExpressApp>[0])
   const token = (userId: string, role: Role = 'member') => jwt.encode({ value: 1, unit: 'hour' }, { userId, role })
   const call = async (userId: string, method: string, path: string, body?: unknown) =>
