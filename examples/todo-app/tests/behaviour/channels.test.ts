@@ -9,6 +9,7 @@ import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
 import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
 import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
+import { waitFor } from './harness/app.js'
 
 let app: RunningWsApp
 const open: RawClient[] = []
@@ -24,14 +25,9 @@ const signedIn = async (userId: string) => client({ authorization: `Bearer ${awa
 const subscribers = (topic: string) =>
   ((app.services.eventHub as any).subscriptions as Map<string, Set<string>>).get(topic)?.size ?? 0
 
-/** Polls until the topic has `count` subscribers, or fails after the deadline. */
-const untilSubscribers = async (topic: string, count: number, timeoutMs = 3000) => {
-  const deadline = Date.now() + timeoutMs
-  while (subscribers(topic) !== count) {
-    if (Date.now() > deadline) throw new Error(`${topic} has ${subscribers(topic)} subscribers, not ${count}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+/** Waits until the topic has `count` subscribers, or fails after the deadline. */
+const untilSubscribers = (topic: string, count: number, timeoutMs = 3000) =>
+  waitFor(async () => subscribers(topic), (n) => n === count, timeoutMs)
 
 before(async () => {
   app = await startWsApp()

@@ -9,7 +9,7 @@ import { InMemoryTriggerService } from '@pikku/core/services'
 import { wireTriggerSource } from '#pikku/trigger'
 import { pollInbox } from '../../src/triggers/inbox.functions.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
-import { waitFor } from './harness/workflows.js'
+import { waitFor } from './harness/app.js'
 
 let app: RunningApp
 let services: any

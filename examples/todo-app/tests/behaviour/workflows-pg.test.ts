@@ -10,7 +10,8 @@ import { applyPikkuSchemas, workflowSchema } from '@pikku/kysely'
 import { ConsoleLogger, LogLevel } from '@pikku/core/services'
 import { sql } from 'kysely'
 import { startPostgres, type RunningService } from './harness/services.js'
-import { startSessionApp, waitFor, type SessionApp } from './harness/workflows.js'
+import { startSessionApp, type SessionApp } from './harness/workflows.js'
+import { waitFor } from './harness/app.js'
 
 let pg: RunningService
 let database: PikkuKysely<any>

@@ -4,7 +4,8 @@
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkflowNotFoundError } from '@pikku/core/workflow'
-import { rpcFor, startSessionApp, waitFor, type SessionApp } from './harness/workflows.js'
+import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
+import { waitFor } from './harness/app.js'
 
 let app: SessionApp
 let services: any

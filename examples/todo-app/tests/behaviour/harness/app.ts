@@ -41,3 +41,14 @@ export const startExpressApp = async (extra?: Extra): Promise<RunningApp> => {
     },
   }
 }
+
+/** Polls `read` until `done` holds, or fails after timeoutMs. Only for states no event announces. */
+export const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (done(value)) return value
+    if (Date.now() > deadline) throw new Error(`state not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}

@@ -52,17 +52,6 @@ export const nextInfoLog = (services: Singletons, pattern: RegExp): Promise<stri
     }
   })
 
-/** Polls `check` until it answers something truthy, or fails after `ms`. Only for states no event announces. */
-export const until = async <T>(check: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
-
 /** The app's BullMQ publisher with its connection (src/bull-queue-service.ts), re-exported for the queue tests. */
 export { ConnectedBullQueueService } from '../../../src/bull-queue-service.js'
 

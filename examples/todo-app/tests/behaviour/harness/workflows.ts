@@ -34,14 +34,3 @@ export const startSessionApp = async (extra: Record<string, unknown> = {}): Prom
 /** The `rpc` a function of the app receives, here for a caller with the given user id (or none). */
 export const rpcFor = (services: object, pikkuUserId?: string) =>
   rpcService.getContextRPCService(services as never, pikkuUserId ? { pikkuUserId } : {}, false) as any
-
-/** Polls `read` until `done` holds, or fails after timeoutMs. */
-export const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`state not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-}
