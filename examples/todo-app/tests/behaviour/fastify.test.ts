@@ -6,10 +6,11 @@ import type { JWTService } from '@pikku/core/services'
 import { PikkuFastifyServer } from '@pikku/fastify'
 import Fastify from 'fastify'
 import pikkuFastifyPlugin from '@pikku/fastify-plugin'
-import { startFastifyApp, type RunningFastifyApp } from './harness/fastify.js'
+import { startFastifyApp } from './harness/fastify.js'
+import type { RunningApp } from './harness/app.js'
 import { bearer, createTestJWT } from './harness/http.js'
 
-let app: RunningFastifyApp
+let app: RunningApp
 let jwt: JWTService
 let alice: Record<string, string>
 before(async () => {

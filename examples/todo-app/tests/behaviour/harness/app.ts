@@ -8,8 +8,8 @@ import { createConfig } from '../../../src/config.js'
 import { createSingletonServices } from '../../../src/services.js'
 import { freePort } from './services.js'
 
-type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
-type Extra = Parameters<typeof createSingletonServices>[1]
+export type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
+export type Extra = Parameters<typeof createSingletonServices>[1]
 
 export interface RunningApp {
   /** http://127.0.0.1:<port>, no trailing slash. */
@@ -23,12 +23,21 @@ export const quiet = (services: Singletons) => {
   if (!process.env.LOG) services.logger.setLevel(LogLevel.critical)
 }
 
+/**
+ * src/config.ts and src/services.ts as every entry file calls them (`extra` as its existing services), with the
+ * logger quieted; on `port` when given. Every harness starts the app from here.
+ */
+export const bootApp = async (extra?: Extra, port?: number) => {
+  const config = { ...(await createConfig()), ...(port === undefined ? {} : { port }) }
+  const services = await createSingletonServices(config, extra)
+  quiet(services)
+  return { config, services }
+}
+
 /** src/start.ts on a free port: PikkuExpressServer (@pikku/express) over the generated wirings. */
 export const startExpressApp = async (extra?: Extra): Promise<RunningApp> => {
   const port = await freePort()
-  const config = { ...(await createConfig()), port }
-  const services = await createSingletonServices(config, extra)
-  quiet(services)
+  const { config, services } = await bootApp(extra, port)
   const server = new PikkuExpressServer({ ...config, hostname: '127.0.0.1' }, services.logger)
   await server.init()
   await server.start()

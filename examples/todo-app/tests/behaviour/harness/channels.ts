@@ -10,13 +10,9 @@ import { WebSocket, WebSocketServer } from 'ws'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { DEFAULT_WS_MAX_PAYLOAD, pikkuWebsocketHandler } from '@pikku/ws'
-import { createConfig } from '../../../src/config.js'
-import { createSingletonServices } from '../../../src/services.js'
-import { quiet } from './app.js'
+import { bootApp, type Singletons } from './app.js'
 import { freePort } from './services.js'
 import { createTestJWT } from './http.js'
-
-type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
 
 export interface RunningWsApp {
   /** http://127.0.0.1:<port> */
@@ -37,10 +33,8 @@ export interface RunningWsApp {
  */
 export const startWsApp = async ({ guardSocketErrors = true } = {}): Promise<RunningWsApp> => {
   const port = await freePort()
-  const config = { ...(await createConfig()), port }
   const jwt = await createTestJWT()
-  const services = await createSingletonServices(config, { jwt })
-  quiet(services)
+  const { services } = await bootApp({ jwt }, port)
   const { logger } = services
 
   const app = express()

@@ -5,26 +5,12 @@ import '#pikku/pikku-bootstrap.gen.js'
 import Fastify from 'fastify'
 import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import { stopSingletonServices } from '@pikku/core/utils'
-import { createConfig } from '../../../src/config.js'
-import { createSingletonServices } from '../../../src/services.js'
-import { quiet } from './app.js'
+import { bootApp, type Extra, type RunningApp } from './app.js'
 import { freePort } from './services.js'
 
-type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
-type Extra = Parameters<typeof createSingletonServices>[1]
-
-export interface RunningFastifyApp {
-  /** http://127.0.0.1:<port>, no trailing slash. */
-  url: string
-  services: Singletons
-  stop: () => Promise<void>
-}
-
-export const startFastifyApp = async (extra?: Extra): Promise<RunningFastifyApp> => {
+export const startFastifyApp = async (extra?: Extra): Promise<RunningApp> => {
   const port = await freePort()
-  const config = { ...(await createConfig()), port }
-  const services = await createSingletonServices(config, extra)
-  quiet(services)
+  const { services } = await bootApp(extra, port)
   const app = Fastify()
   app.get('/legacy/ping', async () => 'pong')
   await app.register(pikkuFastifyPlugin, {

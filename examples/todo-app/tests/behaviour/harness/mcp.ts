@@ -8,13 +8,9 @@ import { PikkuMCPServer } from '@pikku/modelcontextprotocol'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import mcpJSON from '#pikku/mcp/mcp.gen.json' with { type: 'json' }
-import { createConfig } from '../../../src/config.js'
-import { createSingletonServices } from '../../../src/services.js'
-import { quiet } from './app.js'
+import { bootApp, type Singletons } from './app.js'
 import { freePort } from './services.js'
 import { createTestJWT } from './http.js'
-
-type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
 
 export interface RunningMCP {
   /** http://127.0.0.1:<port>/mcp */
@@ -29,10 +25,8 @@ export interface RunningMCP {
 }
 
 export const startMCPServer = async (): Promise<RunningMCP> => {
-  const config = await createConfig()
   const jwt = await createTestJWT()
-  const services = await createSingletonServices(config, { jwt })
-  quiet(services)
+  const { config, services } = await bootApp({ jwt })
   const server = new PikkuMCPServer(
     {
       ...config,

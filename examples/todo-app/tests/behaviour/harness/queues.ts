@@ -3,21 +3,13 @@
 // session functions, and promises that resolve on the app's own log lines and store calls.
 import '#pikku/pikku-bootstrap.gen.js'
 import { rpcService } from '@pikku/core/rpc'
-import { createConfig } from '../../../src/config.js'
-import { createSingletonServices } from '../../../src/services.js'
 import type { UserSession } from '../../../src/application-types.js'
-import { quiet } from './app.js'
+import { bootApp, type Extra, type Singletons } from './app.js'
 
-export type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
-type Extra = Parameters<typeof createSingletonServices>[1]
+export type { Singletons }
 
 /** createSingletonServices(config, extra) as the worker entry files call it, with the logger quieted. */
-export const bootServices = async (extra?: Extra): Promise<Singletons> => {
-  const config = await createConfig()
-  const services = await createSingletonServices(config, extra)
-  quiet(services)
-  return services
-}
+export const bootServices = async (extra?: Extra): Promise<Singletons> => (await bootApp(extra)).services
 
 /** wire.rpc for a caller signed in as `session`: invokes the app's functions by name, permissions included. */
 export const callerAs = (services: Singletons, session: UserSession) =>
