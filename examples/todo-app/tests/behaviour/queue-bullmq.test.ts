@@ -11,7 +11,7 @@ import { startRedis, type RunningService } from './harness/services.js'
 import { addFunction } from '@pikku/core/function'
 import { SignedQueueService } from '@pikku/core/queue'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
-import { bootServices, callerAs, ConnectedBullQueueService, storeDownFor, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, ConnectedBullQueueService, storeDownFor, watchStoreGet, type Singletons } from './harness/queues.js'
 
 const HOUR = 60 * 60 * 1000
 let redis: RunningService
@@ -135,13 +135,7 @@ test('no-attempts-one-try: a job published without attempts fails after a single
 })
 
 test('invalid-job-data-fails: job data that does not match the worker\'s input schema fails the job before the function runs', async () => {
-  let ran = false
-  const store = services.todoStore
-  const get = store.get.bind(store)
-  store.get = async (todoId) => {
-    ran = true
-    return get(todoId)
-  }
+  const watched = watchStoreGet(services)
   try {
     // The typed client refuses this at compile time; a producer in another language or an old job can still send it.
     const jobId = await queueService.add('todo-reminders', { todoId: 42 } as any, { attempts: 2, backoff: { type: 'fixed', delay: 10 } })
@@ -153,9 +147,9 @@ test('invalid-job-data-fails: job data that does not match the worker\'s input s
     assert.match((await settled!.metadata!()).error!, /Instance type "number" is invalid\. Expected "string"/)
     // A validation failure is an ordinary failure: it is retried like any other.
     assert.equal((await settled!.metadata!()).attemptsMade, 2)
-    assert.equal(ran, false)
+    assert.equal(watched.calls, 0)
   } finally {
-    store.get = get
+    watched.restore()
   }
 })
 

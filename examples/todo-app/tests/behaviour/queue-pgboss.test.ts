@@ -10,7 +10,7 @@ import { SignedQueueService } from '@pikku/core/queue'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { startPostgres, type RunningService } from './harness/services.js'
-import { bootServices, callerAs, nextInfoLog, storeDownFor, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, nextInfoLog, storeDownFor, watchStoreGet, type Singletons } from './harness/queues.js'
 
 const HOUR = 60 * 60 * 1000
 let postgres: RunningService
@@ -106,20 +106,14 @@ test('failed-job-retried-to-attempts: a job whose function throws is tried `atte
 })
 
 test('invalid-job-data-fails: job data that does not match the worker\'s input schema fails the job before the function runs', async () => {
-  let ran = false
-  const store = services.todoStore
-  const get = store.get.bind(store)
-  store.get = async (id) => {
-    ran = true
-    return get(id)
-  }
+  const watched = watchStoreGet(services)
   try {
     const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: 42 } as any, { attempts: 1 })
     const job = await pgBoss.getQueueService().getJob('todo-reminders', jobId)
     await assert.rejects(job!.waitForCompletion!(15_000), /Instance type \\"number\\" is invalid\. Expected \\"string\\"/)
-    assert.equal(ran, false)
+    assert.equal(watched.calls, 0)
   } finally {
-    store.get = get
+    watched.restore()
   }
 })
 

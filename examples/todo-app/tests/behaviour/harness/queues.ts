@@ -63,6 +63,18 @@ export const storeDownFor = (services: Singletons, todoId: string) => {
   return state
 }
 
+/** Counts calls of services.todoStore.get (which still answers); `restore()` puts the real method back. */
+export const watchStoreGet = (services: Singletons) => {
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  const state = { calls: 0, restore: () => void (store.get = get) }
+  store.get = async (id) => {
+    state.calls++
+    return get(id)
+  }
+  return state
+}
+
 /** Records the trace ids the singleton logger scopes loggers with; `restore()` puts the real method back. */
 export const recordTraceIds = (services: Singletons) => {
   const logger = services.logger as any
