@@ -129,6 +129,16 @@ const startOption = async (t, line, checks) => {
   }
 };
 
+/**
+ * The runtime skills' option B: stops option A's server (src/runtimes/<name>-server.ts), runs `checks` while option
+ * B (src/runtimes/<name>.ts) serves, stops it and starts option A again for the checks after.
+ */
+const duringOptionB = async (t, name, checks) => {
+  await t.stop(t.proc(new RegExp(`${name}-server\\.ts`)));
+  await startOption(t, `npx tsx src/runtimes/${name}.ts`, checks);
+  await t.start(`npx tsx src/runtimes/${name}-server.ts`);
+};
+
 const routesLogged = (t, re) => {
   const { log } = t.proc(re);
   assert.match(log, /\/todos/, `the start-up log lists no routes:\n${log.slice(0, 2000)}`);
@@ -393,11 +403,9 @@ export const CHECKS = {
         const r = parseCurl(t.sh('curl -i http://localhost:3000/health-check').stdout);
         expectStatus(r, 200, '/health-check');
         assert.equal(r.body.trim(), '');
-        await t.stop(t.proc(/uws-server\.ts/));
-        await startOption(t, 'npx tsx src/runtimes/uws.ts', async () => {
+        await duringOptionB(t, 'uws', async () => {
           assert.equal(t.sh('curl http://localhost:3000/version').stdout.trim(), '{"version":"dev"}');
         });
-        await t.start('npx tsx src/runtimes/uws-server.ts');
       },
     ],
     [
@@ -681,14 +689,12 @@ export const CHECKS = {
     [
       /^Option B: `curl http:\/\/localhost:3000\/legacy\/ping` prints `pong`/,
       async (t) => {
-        await t.stop(t.proc(/express-server\.ts/));
-        await startOption(t, 'npx tsx src/runtimes/express.ts', async () => {
+        await duringOptionB(t, 'express', async () => {
           assert.equal(t.sh('curl http://localhost:3000/legacy/ping').stdout.trim(), 'pong');
           const r = parseCurl(t.sh('curl -i http://localhost:3000/nope').stdout);
           expectStatus(r, 404, '/nope');
           assert.match(r.headers['content-type'] ?? '', /json/);
         });
-        await t.start('npx tsx src/runtimes/express-server.ts');
         return 'option B started, checked and stopped';
       },
     ],
@@ -721,11 +727,9 @@ export const CHECKS = {
         const r = parseCurl(t.sh('curl -i http://localhost:3000/health-check').stdout);
         expectStatus(r, 200, '/health-check');
         assert.equal(r.body.trim(), '{"status":"ok"}');
-        await t.stop(t.proc(/fastify-server\.ts/));
-        await startOption(t, 'npx tsx src/runtimes/fastify.ts', async () => {
+        await duringOptionB(t, 'fastify', async () => {
           assert.equal(t.sh('curl http://localhost:3000/legacy/ping').stdout.trim(), 'pong');
         });
-        await t.start('npx tsx src/runtimes/fastify-server.ts');
       },
     ],
     [/^The start-up log lists the routes/, (t) => routesLogged(t, /fastify-server\.ts/)],
