@@ -4,6 +4,8 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startMCPServer, type RunningMCP } from './harness/mcp.js'
+import { collectLogs } from './harness/queues.js'
+import { waitFor } from './harness/app.js'
 
 let mcp: RunningMCP
 let handler: (request: Request) => Promise<Response>
@@ -62,20 +64,14 @@ test('fetch-handler-stateless: createFetchHandler serves MCP on its path, gives 
 test('in-memory-delayed-rpc-drops-session: InMemorySchedulerService calls the function without the session passed to scheduleRPC', async () => {
   const { InMemorySchedulerService } = await import('@pikku/schedule')
   const scheduler = new InMemorySchedulerService()
-  const logger = mcp.services.logger as any
-  const error = logger.error
-  const logged = new Promise<string>((resolve) => {
-    logger.error = function (this: unknown, ...args: unknown[]) {
-      resolve(args.map(String).join(' '))
-      return error.apply(this, args)
-    }
-  })
+  const errors = collectLogs(mcp.services, 'error')
+  const logged = waitFor(async () => errors.lines[0], Boolean)
   try {
     // listTodos needs a session. Passed one, the delayed call still runs without it and fails.
     await scheduler.scheduleRPC(5, 'listTodos', {}, { userId: 'carol' } as any)
     assert.match(await logged, /^Failed to execute delayed RPC 'listTodos': ForbiddenError: Authentication required/)
   } finally {
-    logger.error = error
+    errors.restore()
     await scheduler.close()
   }
 })

@@ -16,7 +16,7 @@ import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
 import { TableQueueService } from '../../src/table-queue/table-queue-service.js'
 import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
-import { bootServices, nextInfoLog, storeDownFor, recordTraceIds, type Singletons } from './harness/queues.js'
+import { bootServices, nextInfoLog, storeDownFor, recordTraceIds, collectLogs, type Singletons } from './harness/queues.js'
 
 let services: Singletons
 // 32 random bytes in base64, as `openssl rand -base64 32` prints them.
@@ -128,25 +128,6 @@ test('register-callback-error-logged: an error thrown by registerQueueWorkers\' 
   }
 })
 
-/** Collects what the app logs at `level` (on the singleton logger and the loggers it scopes per job) until restored. */
-const collectLogs = (level: 'warn' | 'error') => {
-  const logger = services.logger as any
-  const { scope } = logger
-  const original = logger[level]
-  const lines: string[] = []
-  const watch = (target: any, fn: (...args: unknown[]) => unknown) =>
-    function (...args: unknown[]) {
-      lines.push(args.map(String).join(' '))
-      return fn.apply(target, args)
-    }
-  logger[level] = watch(logger, original)
-  logger.scope = function (traceId: string) {
-    const scoped = scope.call(logger, traceId)
-    scoped[level] = watch(scoped, scoped[level])
-    return scoped
-  }
-  return { lines, restore: () => ((logger[level] = original), (logger.scope = scope)) }
-}
 
 /** Runs the next poll of the table's loops and waits until `todoId`'s reminder is logged. */
 const runReminder = async (todoId: string, title: string) => {
@@ -159,7 +140,7 @@ const runReminder = async (todoId: string, title: string) => {
 
 test('identity-no-secret-dropped: without PIKKU_QUEUE_IDENTITY_SECRET, SignedQueueService warns and drops pikkuUserId', async () => {
   delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
-  const warnings = collectLogs('warn')
+  const warnings = collectLogs(services, 'warn')
   const inserted: Array<{ pikkuUserId?: string }> = []
   const insert = table.insert.bind(table)
   table.insert = async (job) => (inserted.push(job), insert(job))
@@ -178,7 +159,7 @@ test('identity-no-secret-dropped: without PIKKU_QUEUE_IDENTITY_SECRET, SignedQue
 
 test('identity-unsigned-rejected: a job whose pikkuUserId is not a signed claim is logged as rejected and runs without it', async () => {
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
-  const errors = collectLogs('error')
+  const errors = collectLogs(services, 'error')
   try {
     const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Forged', done: false })
     // The bare TableQueueService does not sign: the table stores the id as given, as a forged job would carry it.
@@ -196,7 +177,7 @@ test('identity-unsigned-rejected: a job whose pikkuUserId is not a signed claim 
 
 test('identity-signed-accepted: SignedQueueService replaces pikkuUserId with a signed claim, which the runner accepts', async () => {
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
-  const errors = collectLogs('error')
+  const errors = collectLogs(services, 'error')
   const inserted: Array<{ pikkuUserId?: string }> = []
   const insert = table.insert.bind(table)
   table.insert = async (job) => (inserted.push(job), insert(job))
@@ -317,7 +298,7 @@ test('session-func-worker-forbidden: a queue worker that is a pikkuFunc fails ev
   pikkuState(null, 'queue', 'meta')['todo-reminders-by-owner'] = { pikkuFuncId: 'queueReminder', name: 'todo-reminders-by-owner' } as any
   addFunction('queueReminder', queueReminder)
   wireQueueWorker({ name: 'todo-reminders-by-owner' as any, func: queueReminder as any })
-  const warnings = collectLogs('warn')
+  const warnings = collectLogs(services, 'warn')
   try {
     const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Session needed', done: false })
     await assert.rejects(

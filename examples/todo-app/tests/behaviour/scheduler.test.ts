@@ -10,7 +10,8 @@ import { dailyDigest } from '../../src/functions/digest.functions.js'
 import { addFunction } from '@pikku/core/function'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { remindMeIn } from '../../src/functions/reminder-schedule.functions.js'
-import { bootServices, callerAs, nextInfoLog, recordTraceIds, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, collectLogs, nextInfoLog, recordTraceIds, type Singletons } from './harness/queues.js'
+import { waitFor } from './harness/app.js'
 
 const MINUTE = 60_000
 let services: Singletons
@@ -244,20 +245,14 @@ test('duration-units: "500ms", "2days", "1week" and a number of milliseconds are
 
 test('failed-delayed-rpc-logged: a delayed call whose function fails is logged as "Failed to execute delayed RPC"', async () => {
   mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 8, 12, 0, 0) })
-  const logger = services.logger as any
-  const error = logger.error
-  const logged = new Promise<string>((resolve) => {
-    logger.error = function (this: unknown, ...args: unknown[]) {
-      resolve(args.map(String).join(' '))
-      return error.apply(this, args)
-    }
-  })
+  const errors = collectLogs(services, 'error')
+  const logged = waitFor(async () => errors.lines[0], Boolean)
   try {
     await scheduler.scheduleRPC(10, 'noSuchFunction', {})
     mock.timers.tick(10)
     assert.match(await logged, /^Failed to execute delayed RPC 'noSuchFunction': /)
   } finally {
-    logger.error = error
+    errors.restore()
     mock.timers.reset()
   }
 })

@@ -75,6 +75,26 @@ export const watchStoreGet = (services: Singletons) => {
   return state
 }
 
+/** Collects what the app logs at `level` (on the singleton logger and the loggers it scopes per job) until restored. */
+export const collectLogs = (services: Singletons, level: 'warn' | 'error') => {
+  const logger = services.logger as any
+  const { scope } = logger
+  const original = logger[level]
+  const lines: string[] = []
+  const watch = (target: any, fn: (...args: unknown[]) => unknown) =>
+    function (...args: unknown[]) {
+      lines.push(args.map(String).join(' '))
+      return fn.apply(target, args)
+    }
+  logger[level] = watch(logger, original)
+  logger.scope = function (traceId: string) {
+    const scoped = scope.call(logger, traceId)
+    scoped[level] = watch(scoped, scoped[level])
+    return scoped
+  }
+  return { lines, restore: () => ((logger[level] = original), (logger.scope = scope)) }
+}
+
 /** Records the trace ids the singleton logger scopes loggers with; `restore()` puts the real method back. */
 export const recordTraceIds = (services: Singletons) => {
   const logger = services.logger as any
