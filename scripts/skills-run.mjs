@@ -228,6 +228,21 @@ function ensureCorepack(log) {
 const PIKKU_ALL = /^(npm run pikku|npx pikku( all)?|yarn pikku)$/;
 
 // ---------------------------------------------------------------------------------------------------------------
+/** Variables by which tools (ci-info, which Yarn uses) tell a CI machine from a developer's. */
+export const CI_MARKERS = ['CI', 'CONTINUOUS_INTEGRATION', 'BUILD_NUMBER', 'RUN_ID', 'BUILD_ID', 'GITHUB_ACTIONS'];
+
+/**
+ * The environment a reader's shell gives a recipe: without the npm_* variables of the `npm run` that started
+ * this runner, and without CI markers, since a recipe is followed on a developer's machine and tools change
+ * course on CI (Yarn refuses to create a lockfile there: YN0028).
+ */
+export function developerEnv(env) {
+  const out = { ...env };
+  for (const k of Object.keys(out))
+    if ((k.startsWith('npm_') && k !== 'npm_config_update_notifier') || CI_MARKERS.includes(k)) delete out[k];
+  return out;
+}
+
 // One project: the folder, its env, its running processes
 
 /** The projects with processes or services running, stopped if the run is interrupted. */
@@ -258,8 +273,7 @@ class Project {
       FORCE_COLOR: '0',
       npm_config_update_notifier: 'false',
     };
-    for (const k of Object.keys(this.env))
-      if (k.startsWith('npm_') && k !== 'npm_config_update_notifier') delete this.env[k];
+    this.env = developerEnv(this.env);
     // The page's fixed ports, replaced by the free ones the app is given through PORT and MCP_PORT.
     this.wranglerPort = await freePort();
     const corepackBin = join(this.dir, '..', 'corepack-bin');

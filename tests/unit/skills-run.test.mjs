@@ -16,6 +16,7 @@ import {
   writeMode,
 } from '../../scripts/lib/skills.mjs';
 import { parseCurl } from '../../scripts/skills-checks.mjs';
+import { developerEnv } from '../../scripts/skills-run.mjs';
 import { APP_DIR } from '../../src/plugins/remark-app-code.mjs';
 
 const fixture = parseSkill('fixture', readFileSync(join(ROOT, 'tests', 'data', 'skills', 'fixture.mdx'), 'utf8'));
@@ -93,6 +94,17 @@ test('a skill runs after its prerequisites, in topological order, and a cycle or
   );
   assert.throws(() => runOrder('x', () => ['y'], ['x']), /lists y as a prerequisite, which is not a skill/);
   assert.throws(() => runOrder('a', (n) => (n === 'a' ? ['b'] : ['a']), ['a', 'b']), /cycle/);
+});
+
+test("recipes run in a developer's environment: no CI markers, no npm_* of the runner", () => {
+  const env = developerEnv({
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    npm_lifecycle_event: 'test:skills',
+    npm_config_update_notifier: 'false',
+    PATH: '/bin',
+  });
+  assert.deepEqual(env, { npm_config_update_notifier: 'false', PATH: '/bin' });
 });
 
 test('curl -i output is read as status, headers and body', () => {
