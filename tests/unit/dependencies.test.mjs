@@ -48,3 +48,20 @@ test('CI and local runs use one Node.js version, within the engines range', () =
     /node-version-file: \.nvmrc[\s\S]*npm ci && npm test/,
   );
 });
+
+test('every @docusaurus package is pinned to one exact version, and the lockfile installs it', () => {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+  const pins = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(([name]) =>
+    name.startsWith('@docusaurus/'),
+  );
+  const loose = pins.filter(([, version]) => !/^\d+\.\d+\.\d+$/.test(version)).map(([n, v]) => `${n}@${v}`);
+  assert.deepEqual(loose, [], 'exact versions, not ranges: a fresh install must not bring a newer Docusaurus');
+  assert.equal(new Set(pins.map(([, v]) => v)).size, 1, `one version for all: ${pins.map((p) => p.join('@'))}`);
+  const [, version] = pins[0];
+  assert.match(version, /^3\./, 'Docusaurus 3');
+  const installed = Object.entries(lock.packages)
+    .filter(([path]) => /(^|\/)node_modules\/@docusaurus\/[^/]+$/.test(path))
+    .filter(([, entry]) => entry.version !== version)
+    .map(([path, entry]) => `${path}@${entry.version}`);
+  assert.deepEqual(installed, [], `package-lock.json installs only @docusaurus/*@${version}`);
+});
