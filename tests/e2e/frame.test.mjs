@@ -418,25 +418,6 @@ describe('code blocks', () => {
     assert.deepEqual(panels.shown, ['pnpm']);
     await context.close();
   });
-
-  test('a docs page with code blocks hydrates without the collator (no localeCompare before it has hydrated)', async () => {
-    // The first localeCompare of a page loads the locale's collation data; src/plugins/lean-main.ts replaces the two
-    // sorts that called it while every page hydrated.
-    const context = await newContext(browser, server.url);
-    await context.addInitScript(() => {
-      const original = String.prototype.localeCompare;
-      window.collatorCalls = [];
-      String.prototype.localeCompare = function (...args) {
-        if (document.documentElement.dataset.hasHydrated !== 'true') window.collatorCalls.push(new Error().stack);
-        return original.apply(this, args);
-      };
-    });
-    const page = await context.newPage();
-    await visit(page, `${server.url}/docs/core-features/functions`);
-    assert.ok((await page.locator('pre').count()) > 1, 'the page has code blocks');
-    assert.deepEqual(await page.evaluate(() => window.collatorCalls), []);
-    await context.close();
-  });
 });
 
 describe('addresses', () => {

@@ -268,16 +268,6 @@ test('token colours are classes for both colour modes, with a rule for each in t
   }
 });
 
-test('the main bundle has no route module paths, no site config only the server reads, and no tslib', () => {
-  // src/plugins/lean-main.ts. The registry still has every route chunk: its weak ids and loaders stay.
-  const main = firstLoadScripts(readHtml('/')).find((src) => /\/main\.[^/]+\.js$/.test(src));
-  const code = readFileSync(join(BUILD, main), 'utf8');
-  assert.doesNotMatch(code, /"@site\/docs\/[^"]+\.mdx"/, 'module paths');
-  assert.doesNotMatch(code, /ssrTemplate|"presets"/, 'server-only config');
-  assert.ok(!code.includes('Private accessor was defined without a getter'), 'tslib');
-  assert.match(code, /"title":"Pikku"|title:"Pikku"/, 'the site config itself is there');
-});
-
 test('no chunk of the build holds Mermaid: diagrams are drawn at build time, so it is not bundled at all', () => {
   // src/theme/Mermaid replaces the renderer that loaded Mermaid in the browser; with it, every build bundled and
   // minified Mermaid and its layout libraries for chunks no page loads. Its config key appears only in its own code.
