@@ -8,7 +8,6 @@ import remarkDiagrams, { DIAGRAM_THEMES } from './src/plugins/remark-diagrams.mj
 import appSnippets from './src/plugins/app-snippets';
 import llmsTxt from './src/plugins/llms-txt.mjs';
 import prismWithCodeBlocks from './src/plugins/prism-with-code-blocks';
-import postcssOnce from './src/plugins/postcss-once';
 import { ssrTemplate } from './src/ssrTemplate';
 import analytics, { type AnalyticsOptions } from './src/plugins/analytics';
 import {
@@ -178,9 +177,6 @@ const config = {
     appSnippets,
     // Prism loads with the pages that draw code blocks, not with every page (src/plugins/prism-with-code-blocks.ts).
     prismWithCodeBlocks,
-    // PostCSS plugins made once per build rather than once per CSS file, with no config file search
-    // (src/plugins/postcss-once.ts).
-    postcssOnce,
     [
       '@docusaurus/plugin-content-docs',
       {
