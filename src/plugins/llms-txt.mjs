@@ -13,7 +13,6 @@
 // reaches a copy.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
@@ -314,8 +313,7 @@ export function pageUrlOf({ siteUrl, mdRoutes }) {
 
 /**
  * The Markdown copy of each page, in order. pages: [{ file, title, description, permalink, docCards }]; links:
- * { siteUrl, mdRoutes, sources ([[source file, permalink]] of every page with a copy) }. Plain data in and out, so it
- * runs in a worker thread (llms-txt-worker.mjs).
+ * { siteUrl, mdRoutes, sources ([[source file, permalink]] of every page with a copy) }.
  */
 export function markdownCopies({ pages, links }) {
   const pageUrl = pageUrlOf(links);
@@ -338,16 +336,6 @@ export function markdownCopies({ pages, links }) {
       resolveLink,
       docCards: () => docCards,
     });
-  });
-}
-
-/** markdownCopies in a worker thread; an error in a copy rejects with its message (which names the file). */
-function inWorker(data) {
-  return new Promise((done, fail) => {
-    const worker = new Worker(new URL('./llms-txt-worker.mjs', import.meta.url), { workerData: data });
-    worker.once('message', done);
-    worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`llms-txt: the worker that writes the copies stopped (${code})`)));
   });
 }
 
@@ -382,9 +370,7 @@ export default function llmsTxtPlugin(context) {
         permalink: doc.permalink,
         docCards: docCardsOf(doc, version, pageUrl),
       }));
-      // The copies are made in a worker thread: the main thread meanwhile runs the other plugins' post-build steps
-      // (the search index), so the two share the machine's cores instead of taking turns.
-      const copies = await inWorker({ pages, links });
+      const copies = markdownCopies({ pages, links });
       entries.forEach((entry, i) => {
         entry.markdown = copies[i];
         const out = join(outDir, mdPathOf(entry.doc.permalink));
