@@ -7,12 +7,14 @@
  *   mode's theme; the plain colors come from the container's CSS variables. The HTML is then right in both modes.
  * - A block drawn while the page hydrates keeps the lines the server drew: its `<code>` is hydrated as an element with
  *   inner HTML (which React leaves as it is), so the browser neither loads Prism nor tokenizes the code again. A block
- *   drawn later in the browser (a page reached inside the app, or a block whose code changes) is tokenized with
- *   Prism, loaded on demand (src/components/CodeTokens).
+ *   knows it is being hydrated when it finds, before hydration ends, the `<pre>` the server drew with its own React
+ *   `useId()` (which hydration gives the same value as the server did). A block drawn in the browser (a page reached
+ *   inside the app, a block whose code changes, or the dev server's first render, which has no server HTML) finds
+ *   none and is tokenized with Prism, loaded on demand (src/components/CodeTokens).
  *
  * Lines are still drawn by `@theme/CodeBlock/Line`, with the props getters prism-react-renderer's Highlight gives it.
  */
-import { useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import clsx from 'clsx';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import { useThemeConfig } from '@docusaurus/theme-common';
@@ -55,15 +57,19 @@ function useGetTokenProps(language: string) {
   }, [prism.theme, prism.darkTheme, language]);
 }
 
+/** Whether the page's HTML, as the server sent it, has the `<pre>` of the block with this `useId()`. */
+const drawnByServer = (id: string): boolean =>
+  typeof document !== 'undefined' && document.querySelector(`pre[data-block="${CSS.escape(id)}"]`) !== null;
+
 export default function CodeBlockContent({ className }: Props): ReactNode {
   const { metadata, wordWrap } = useCodeBlockContext();
   const { code, lineNumbersStart, lineClassNames } = metadata;
   const language = metadata.language.toLowerCase();
+  const id = useId();
   const isBrowser = useIsBrowser();
-  // Only a block of the page being hydrated has server lines to keep; `useIsBrowser` is false until hydration ends.
-  const [serverCode] = useState(() =>
-    typeof window !== 'undefined' && Boolean(process.env.HYDRATE_CLIENT_ENTRY) && !isBrowser ? code : null,
-  );
+  // Only a block of the page being hydrated has server lines to keep (see the header); `useIsBrowser` is false until
+  // hydration ends, and the server's <pre> of this block carries the same id.
+  const [serverCode] = useState(() => (!isBrowser && drawnByServer(id) ? code : null));
   const keepServerLines = serverCode === code;
   const lines = useTokens(code, language, !keepServerLines);
   const getTokenProps = useGetTokenProps(language);
@@ -75,8 +81,8 @@ export default function CodeBlockContent({ className }: Props): ReactNode {
   };
   return (
     <pre
-      // Typed for React 19's refs by Docusaurus; the site runs React 18.
-      ref={wordWrap.codeBlockRef as RefObject<HTMLPreElement>}
+      ref={wordWrap.codeBlockRef}
+      data-block={id}
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
       tabIndex={0}
       className={clsx(className, `prism-code language-${language}`, styles.codeBlock, 'thin-scrollbar')}
