@@ -30,13 +30,13 @@ import { routeOfSource, socialImagePath, socialSectionOf } from './src/data/soci
  */
 const remarkPlugins = [remarkAppCode, [npm2yarn, { sync: true, converters: ['yarn', 'pnpm', 'bun'] }]];
 
-/** The Mermaid theme of each color mode, shared with the drawings' cache keys (and so with npm run diagrams). */
-const mermaidThemes = DIAGRAM_THEMES;
 /**
  * ```mermaid fences are drawn at build time as inline SVG, one drawing per colour mode (src/plugins/remark-diagrams.mjs),
- * before Docusaurus's own Mermaid step would hand them to the browser.
+ * with the Mermaid theme of each mode (shared with the drawings' cache keys, and so with npm run diagrams). The site
+ * has no Mermaid in the browser: no @docusaurus/theme-mermaid and no `markdown.mermaid`, so a `<Mermaid>` element
+ * written in MDX fails the build.
  */
-const beforeDefaultRemarkPlugins = [[remarkDiagrams, { themes: mermaidThemes }]];
+const beforeDefaultRemarkPlugins = [[remarkDiagrams, { themes: DIAGRAM_THEMES }]];
 
 /** The public build sets PIKKU_GA_MEASUREMENT_ID; local and CI builds report to an inert id. */
 const analyticsId = process.env.PIKKU_GA_MEASUREMENT_ID ?? inertAnalyticsId;
@@ -81,7 +81,6 @@ const config = {
 
   markdown: {
     format: 'mdx',
-    mermaid: true,
     // future.v4 turns MDX 1 compatibility off; the spec keeps comments, admonitions and heading ids.
     mdx1Compat: { comments: true, admonitions: true, headingIds: true },
     hooks: { onBrokenMarkdownLinks: 'throw', onBrokenMarkdownImages: 'throw' },
@@ -98,7 +97,6 @@ const config = {
   clientModules: ['./src/clientModules/progressBar.ts', './src/clientModules/idlePrefetch.ts'],
 
   themes: [
-    '@docusaurus/theme-mermaid',
     [
       // Full-text search built into the static site at build time: no external service.
       '@easyops-cn/docusaurus-search-local',
@@ -212,7 +210,6 @@ const config = {
     docs: { sidebar: { hideable: false, autoCollapseCategories: false } },
     blog: { sidebar: { groupByYear: true } },
     tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 3 },
-    mermaid: { theme: mermaidThemes },
     prism: {
       theme: lightCodeTheme,
       darkTheme: darkCodeTheme,

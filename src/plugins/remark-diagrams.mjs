@@ -3,7 +3,7 @@
 //
 // Each diagram is drawn at its natural size (Mermaid's 16 px text, never scaled down to the column); a diagram wider
 // than the column scrolls sideways inside a focusable figure. The two drawings use the Mermaid themes of
-// `themeConfig.mermaid.theme` (light: neutral, dark: dark) and the color mode shows one of them (src/css/custom.css).
+// DIAGRAM_THEMES (light: neutral, dark: dark) and the color mode shows one of them (src/css/custom.css).
 //
 // Drawings are cached in src/diagrams/<key>-<mode>.svg, committed with the page: the key is a hash of the diagram's
 // text, the theme and the Mermaid version, so an edited diagram misses the cache and is drawn again. Only a miss
@@ -163,7 +163,7 @@ function mermaidFences(tree) {
 }
 
 /**
- * The plugin. Options: `themes` ({ light, dark } Mermaid theme names, from themeConfig.mermaid.theme) and `dir`
+ * The plugin. Options: `themes` ({ light, dark } Mermaid theme names, DIAGRAM_THEMES by default) and `dir`
  * (the drawing cache, src/diagrams by default).
  */
 export default function remarkDiagrams({ themes = DIAGRAM_THEMES, dir = DIAGRAMS_DIR } = {}) {

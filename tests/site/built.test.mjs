@@ -269,8 +269,8 @@ test('token colours are classes for both colour modes, with a rule for each in t
 });
 
 test('no chunk of the build holds Mermaid: diagrams are drawn at build time, so it is not bundled at all', () => {
-  // src/theme/Mermaid replaces the renderer that loaded Mermaid in the browser; with it, every build bundled and
-  // minified Mermaid and its layout libraries for chunks no page loads. Its config key appears only in its own code.
+  // The site has no @docusaurus/theme-mermaid, whose renderer made every build bundle and minify Mermaid and its
+  // layout libraries for chunks no page loads. Mermaid's config key appears only in its own code.
   const chunks = readdirSync(join(BUILD, 'assets', 'js')).filter((f) => f.endsWith('.js'));
   assert.ok(chunks.length > 0);
   const withMermaid = chunks.filter((f) =>

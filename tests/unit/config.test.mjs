@@ -47,15 +47,15 @@ test('broken links fail the build; anchors and duplicate routes only warn', () =
   assert.equal(config.onDuplicateRoutes, 'warn');
 });
 
-test('MDX with MDX 1 compatibility for comments, admonitions and heading ids; mermaid on', () => {
+test('MDX with MDX 1 compatibility for comments, admonitions and heading ids; no Mermaid in the browser', () => {
   assert.equal(config.markdown.format, 'mdx');
   assert.deepEqual(config.markdown.mdx1Compat, { comments: true, admonitions: true, headingIds: true });
-  assert.equal(config.markdown.mermaid, true);
-  assert.ok(config.themes.includes('@docusaurus/theme-mermaid'));
-  assert.deepEqual(theme.mermaid.theme, { light: 'neutral', dark: 'dark' });
+  assert.equal(config.markdown.mermaid, undefined);
+  assert.ok(!config.themes.includes('@docusaurus/theme-mermaid'));
+  assert.equal(theme.mermaid, undefined);
 });
 
-test('diagrams are drawn at build time with the themes of themeConfig.mermaid, in every MDX instance', () => {
+test('diagrams are drawn at build time with a light and a dark Mermaid theme, in every MDX instance', () => {
   for (const [name, options] of [
     ['docs', docs],
     ['why', whyPlugin],
@@ -65,8 +65,8 @@ test('diagrams are drawn at build time with the themes of themeConfig.mermaid, i
     const drawn = (options.beforeDefaultRemarkPlugins ?? []).find(
       (p) => Array.isArray(p) && p[0].name === 'remarkDiagrams',
     );
-    assert.ok(drawn, `${name} draws its diagrams before Docusaurus's Mermaid step`);
-    assert.deepEqual(drawn[1].themes, theme.mermaid.theme, `${name} uses the configured themes`);
+    assert.ok(drawn, `${name} draws its diagrams at build time`);
+    assert.deepEqual(drawn[1].themes, { light: 'neutral', dark: 'dark' }, `${name} uses the configured themes`);
   }
 });
 
