@@ -57,3 +57,14 @@ test('each swizzle says whether it wraps or ejects, and the unsafe ones say they
     if (wraps) assert.match(source, new RegExp(`from '@theme/${name}'`), `${name} is typed from '@theme/${name}'`);
   }
 });
+
+test("each ejected component (a copy of the theme's code) keeps the upstream license header", () => {
+  const missing = swizzles
+    .filter(({ name, file }) => !readFileSync(file, 'utf8').includes(`@theme-original/${name}`))
+    .filter(({ file }) => {
+      const source = readFileSync(file, 'utf8');
+      return !(source.includes('Copyright (c) Facebook, Inc. and its affiliates.') && source.includes('MIT license'));
+    })
+    .map(({ name }) => name);
+  assert.deepEqual(missing, []);
+});

@@ -1,3 +1,9 @@
+/**
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * This source code is licensed under the MIT license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
 // The theme's blog list has no h1, so the page had no top-level heading for screen readers and
 // search engines. Same structure as the original, plus a header naming the blog (and the page
 // number after the first page).

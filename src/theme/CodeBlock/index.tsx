@@ -1,3 +1,9 @@
+/**
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * This source code is licensed under the MIT license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
 // Safe swizzle (eject) of CodeBlock, Docusaurus's ten-line entry that picks the string or element content. One change:
 // it does not remount every code block once the page has hydrated. The original keys its content on `useIsBrowser()`
 // so that token colors drawn with the server's light theme are redrawn in a dark page; here token colors are classes

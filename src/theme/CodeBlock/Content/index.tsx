@@ -1,4 +1,10 @@
 /**
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * This source code is licensed under the MIT license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+/**
  * Unsafe swizzle (eject) of CodeBlock/Content: the `<pre>` of a code block and its lines of tokens.
  *
  * Two changes to the classic theme's version, so that a page's code blocks need no Prism in the browser:
