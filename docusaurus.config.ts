@@ -33,8 +33,8 @@ const remarkPlugins = [remarkAppCode, [npm2yarn, { sync: true, converters: ['yar
 /**
  * ```mermaid fences are drawn at build time as inline SVG, one drawing per colour mode (src/plugins/remark-diagrams.mjs),
  * with the Mermaid theme of each mode (shared with the drawings' cache keys, and so with npm run diagrams). The site
- * has no Mermaid in the browser: no @docusaurus/theme-mermaid and no `markdown.mermaid`, so a `<Mermaid>` element
- * written in MDX fails the build.
+ * has no Mermaid in the browser: no @docusaurus/theme-mermaid and no `markdown.mermaid` (a `<Mermaid>` element written
+ * in MDX fails the build, naming its file and line).
  */
 const beforeDefaultRemarkPlugins = [[remarkDiagrams, { themes: DIAGRAM_THEMES }]];
 

@@ -149,6 +149,19 @@ const program = (expression) => ({
   body: [{ type: 'ExpressionStatement', expression }],
 });
 
+/**
+ * The first `<Mermaid>` element of a tree, if any. The site has no Mermaid theme, and the classic theme's
+ * `@theme/Mermaid` draws nothing, so such an element would leave an empty place on the page.
+ */
+function mermaidElement(tree) {
+  if ((tree.type === 'mdxJsxFlowElement' || tree.type === 'mdxJsxTextElement') && tree.name === 'Mermaid') return tree;
+  for (const child of tree.children ?? []) {
+    const found = mermaidElement(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Every mermaid fence of a tree, with its parent and index. */
 function mermaidFences(tree) {
   const found = [];
@@ -168,9 +181,15 @@ function mermaidFences(tree) {
  */
 export default function remarkDiagrams({ themes = DIAGRAM_THEMES, dir = DIAGRAMS_DIR } = {}) {
   return async (tree, file) => {
+    const where = (node) => `${relative(ROOT, file.path ?? 'unknown file')}:${node.position?.start.line ?? '?'}`;
+    const element = mermaidElement(tree);
+    if (element)
+      throw new Error(
+        `${where(element)}: a <Mermaid> element is not drawn (the site has no Mermaid in the browser); write the ` +
+          'diagram as a ```mermaid fence, which is drawn at build time.',
+      );
     const fences = mermaidFences(tree);
     if (!fences.length) return;
-    const where = (node) => `${relative(ROOT, file.path ?? 'unknown file')}:${node.position?.start.line ?? '?'}`;
     const entries = fences.map(({ node }) => ({
       key: diagramKey(node.value, themes),
       source: node.value,

@@ -87,6 +87,17 @@ test('the plugin swaps a fence for a focusable figure holding both drawings', as
   );
 });
 
+test('a <Mermaid> element, which nothing would draw, fails naming the file and line', async () => {
+  const tree = {
+    type: 'root',
+    children: [{ type: 'mdxJsxFlowElement', name: 'Mermaid', attributes: [], position: { start: { line: 9 } } }],
+  };
+  await assert.rejects(
+    remarkDiagrams()(tree, { path: 'blog/x.mdx' }),
+    /blog\/x\.mdx:9: a <Mermaid> element is not drawn/,
+  );
+});
+
 test('a new diagram with no browser to draw it fails naming the file and line', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'diagrams-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
