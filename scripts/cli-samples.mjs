@@ -11,7 +11,7 @@
 // Copies live in examples/todo-app/.cli-samples-<pid>/ (so the app's node_modules resolve) and are removed after.
 // Usage: node scripts/cli-samples.mjs [FILE ...]   (exit 1 on a problem; prints each run and its time)
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +22,12 @@ import { ROOT } from './lib/content.mjs';
 import { TS_LANGS } from '../src/plugins/remark-app-code.mjs';
 
 export const WORK = join(APP, `.cli-samples-${process.pid}`);
-const PROJECT = ['package.json', 'tsconfig.json', 'pikku.config.json', 'src', 'types'];
+/**
+ * What a copy takes from the app: its sources and its generated `.pikku/` (written by `app:generate`), as a reader's
+ * project has it when they add a sample and run `pikku all` again. Without `.pikku/` the CLI first bootstraps the tree
+ * and inspects the project twice more.
+ */
+const PROJECT = ['package.json', 'tsconfig.json', 'pikku.config.json', 'src', 'types', '.pikku'];
 /** Calls that make a project-wide singleton (a services factory, the auth set-up, the personas): one of each per copy. */
 const SINGLETONS =
   /\b(pikkuServices|pikkuWireServices|pikkuAddonServices|pikkuAuth|pikkuBetterAuth|definePersonas|pikkuConfig)\s*\(/g;
@@ -82,11 +87,46 @@ export function unitsOf(blocks) {
   }));
 }
 
-/** Packs units into copies: disjoint names (a singleton call counts as one), files and expected codes. */
-export function pack(units) {
+/**
+ * The codes the real CLI throws instead of reporting (`throw new Error(`[${ErrorCode.X}] ...`)`): they end the run
+ * there, so nothing after them is checked. Read from the installed CLI and inspector, so a newer CLI brings its own.
+ */
+export function stopperCodes(root = join(APP, 'node_modules', '@pikku')) {
+  const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  const names = new Map(
+    [...read(join(root, 'inspector', 'dist', 'error-codes.js')).matchAll(/ErrorCode\["(\w+)"\] = "(PKU\d{3})"/g)].map(
+      (m) => [m[1], m[2]],
+    ),
+  );
+  const thrown = new Set();
+  const walk = (dir) => {
+    for (const entry of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.js'))
+        for (const m of read(path).matchAll(/throw new \w*Error\(`\[\$\{ErrorCode\.(\w+)\}\]/g))
+          if (names.has(m[1])) thrown.add(names.get(m[1]));
+    }
+  };
+  for (const pkg of ['cli', 'inspector']) walk(join(root, pkg, 'dist'));
+  return thrown;
+}
+
+/**
+ * Packs units into copies: disjoint names (a singleton call counts as one), files and expected codes. A unit that
+ * expects a code the CLI throws (`stoppers`) gets a copy of its own, since the run ends there and could neither
+ * report another unit's codes nor show that another unit's samples pass.
+ */
+export function pack(units, stoppers = new Set()) {
   const copies = [];
   for (const unit of units) {
+    const stops = unit.want.some((w) => stoppers.has(w));
+    if (stops) {
+      copies.push({ units: [unit], names: unit.names, paths: unit.paths, want: new Set(unit.want), alone: true });
+      continue;
+    }
     const fits = (c) =>
+      !c.alone &&
       c.units.length < MAX_UNITS &&
       ![...unit.names].some((n) => c.names.has(n)) &&
       ![...unit.paths].some((p) => c.paths.has(p)) &&
@@ -126,7 +166,7 @@ async function runCopy(units, work = WORK) {
   const dir = join(work, String(counter++));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const f of PROJECT) cpSync(join(APP, f), join(dir, f), { recursive: true });
+  for (const f of PROJECT) if (existsSync(join(APP, f))) cpSync(join(APP, f), join(dir, f), { recursive: true });
   for (const b of units.flatMap((u) => u.blocks)) {
     const place = join(dir, placeOf(b));
     mkdirSync(dirname(place), { recursive: true });
@@ -148,7 +188,7 @@ export async function checkCliSamples(
   { log = () => {}, parallel = Math.min(availableParallelism(), 2), runner = runCopy, work = WORK } = {},
 ) {
   const units = unitsOf(blocks);
-  const copies = pack(units);
+  const copies = pack(units, stopperCodes());
   const own = runner === runCopy;
   if (own) rmSync(work, { recursive: true, force: true });
   const problems = [];

@@ -78,7 +78,7 @@ test('the generated types are strict: each wrong use of the app fails with its T
 
 test('correct samples pass: pulled regions, cut preludes, cross-block imports and a marked mistake', () => {
   assert.deepEqual(problemsOf('good.mdx'), []);
-  const { counts } = checkSamples(extractBlocks(join(FIXTURES, 'good.mdx')));
+  const { counts } = checkSamples(extractBlocks(join(FIXTURES, 'good.mdx')), { compile: false });
   assert.deepEqual(counts, { pulled: 1, compiled: 2, mistakes: 1, cliErrors: 1 });
 });
 
