@@ -5,7 +5,7 @@ export type Redirect = { from: string; to: string };
 /**
  * Pages the route map names twice. The first name is the page; these are the other names,
  * served as static redirect pages by @docusaurus/plugin-client-redirects.
- * tests/unit/config.test.mjs checks that it covers every alias of tests/data/routes.txt.
+ * tests/unit/config.test.mjs checks that it covers every alias of the spec's route map (tests/data/spec-routes.txt).
  */
 export const redirects: Redirect[] = [
   { from: '/docs/api/pikku-task-scheduler', to: '/docs/api/task-scheduler' },

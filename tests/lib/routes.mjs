@@ -1,9 +1,11 @@
-// The routes the tests visit: the route map's canonical pages and aliases, plus every dated
+// The routes the tests visit: the spec route map and the content (see pageRoutes), plus every dated
 // blog post found in the build (the route map describes posts by pattern, not by name).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { contentDiagrams, listContentFiles, readRoutes, routeOfFile } from '../../scripts/lib/content.mjs';
+import yaml from 'js-yaml';
 import { REPO } from './fixture-site.mjs';
+import { loadModule } from './load.mjs';
 import { resolveFile } from './static-server.mjs';
 
 export const BUILD = join(REPO, 'build');
@@ -32,13 +34,34 @@ export function sitemapRoutes(build = BUILD) {
   return [...new Set(routes)];
 }
 
-const { canonical, aliases } = readRoutes();
+/**
+ * The routes the build must have: the spec's route map (its fixed routes, listed by hand in tests/data/spec-routes.txt)
+ * and what the content and data make: a page per docs and why file, a page per declared docs and blog tag, and an
+ * alias per redirect of src/data/redirects.ts. Blog posts come from the build (blogPostRoutes) and the blog files.
+ */
+const spec = readRoutes();
+const tagRoutes = (file, base) =>
+  Object.keys(yaml.load(readFileSync(join(REPO, file), 'utf8')) ?? {}).map((t) => `${base}/${t}`);
+const contentRoutes = [
+  ...listContentFiles().map(routeOfFile).filter(Boolean),
+  ...tagRoutes('docs/tags.yml', '/docs/tags'),
+  ...tagRoutes('blog/tags.yml', '/blog/tags'),
+];
 /** Canonical HTML pages (feeds excluded; /docs/ folded into /docs). */
 export const pageRoutes = [
-  ...new Set(canonical.filter((r) => !/\.(xml|txt|json)$/.test(r)).map((r) => (r === '/docs/' ? '/docs' : r))),
+  ...new Set(
+    [...spec.canonical, ...contentRoutes]
+      .filter((r) => !/\.(xml|txt|json)$/.test(r))
+      .map((r) => (r === '/docs/' ? '/docs' : r)),
+  ),
 ];
-export const feedRoutes = canonical.filter((r) => /\.xml$/.test(r));
-export const aliasRoutes = aliases;
+export const feedRoutes = spec.canonical.filter((r) => /\.xml$/.test(r));
+/** The spec's aliases and every redirect the site's data declares (the skills' pikku- names included). */
+export const aliasRoutes = [
+  ...new Map(
+    [...spec.aliases, ...loadModule('src/data/redirects.ts').redirects].map((a) => [`${a.from} -> ${a.to}`, a]),
+  ).values(),
+];
 
 /** Section indexes and listings, which orient rather than explain: exempt from the word minimum. */
 /** Routes of section indexes: the index.mdx of a folder that has pages of its own besides it. */

@@ -49,7 +49,7 @@ test("the spec's fixed requirements hold, as minimums: every mapped route, alias
   const missing = [...pageRoutes, ...feedRoutes].filter(
     (route) => !existsSync(join(BUILD, route)) && !htmlFileFor(route),
   );
-  assert.deepEqual(missing, [], 'routes of tests/data/routes.txt with no page in the build');
+  assert.deepEqual(missing, [], 'routes of the spec or the content with no page in the build');
   const unredirected = aliasRoutes.filter(({ from, to }) => !(htmlFileFor(from) && readHtml(from).includes(to)));
   assert.deepEqual(unredirected, [], 'aliases without a redirect to their canonical route');
   assert.ok(
