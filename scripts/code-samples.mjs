@@ -17,7 +17,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { ROOT, listContentFiles, splitFrontMatter } from './lib/content.mjs';
-import { APP_DIR, TS_LANGS, parseMeta, readAppCode } from '../src/plugins/remark-app-code.mjs';
+import { fencesOfFile } from './lib/fences.mjs';
+import { APP_DIR, TS_LANGS, readAppCode } from '../src/plugins/remark-app-code.mjs';
 
 const CLI_CODES = new Set(
   JSON.parse(readFileSync(join(ROOT, 'src', 'data', 'cli-errors.json'), 'utf8')).codes.map((c) => c.code),
@@ -52,22 +53,11 @@ export const codesOf = (mark) =>
 
 /** Every code fence of a TS-like language in a content file: { file, line, lang, meta, code }. */
 export function extractBlocks(file) {
-  const source = readFileSync(file, 'utf8');
-  const { data, body, bodyLine } = splitFrontMatter(source);
+  const { data } = splitFrontMatter(readFileSync(file, 'utf8'));
   if (data.pikku_legacy_api === true) return [];
-  const blocks = [];
-  const lines = body.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(```+|~~~+)\s*(\w+)\s*(.*)$/.exec(lines[i]);
-    if (!open) continue;
-    const [, indent, fence, lang, metaText] = open;
-    const start = i;
-    const code = [];
-    for (i++; i < lines.length && !lines[i].trim().startsWith(fence); i++) code.push(lines[i].slice(indent.length));
-    if (TS_LANGS.has(lang) || JS_LANGS.has(lang))
-      blocks.push({ file, line: bodyLine + start, lang, meta: parseMeta(metaText), code: code.join('\n') });
-  }
-  return blocks;
+  return fencesOfFile(file)
+    .filter((f) => TS_LANGS.has(f.lang) || JS_LANGS.has(f.lang))
+    .map((f) => ({ file, line: f.line, lang: f.lang, meta: { ...f.attrs }, code: f.code }));
 }
 
 /**

@@ -5,52 +5,59 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, splitFrontMatter } from './content.mjs';
-import { APP_DIR, TS_LANGS, parseMeta, readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
+import { fencesOfFile, readFences } from './fences.mjs';
+import { APP_DIR, TS_LANGS, readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
 
 export const SKILLS_DIR = join(ROOT, 'docs', 'skills');
 
-/** The `## ` sections of a page body, in order: [{ title, text }]. */
-export function sections(body) {
+/**
+ * The `## ` sections of a page body, in order: [{ title, text, line }], `line` the heading's line counted from
+ * `firstLine` (the body's first line). A `## ` line inside one of `fences` (readFences of the body, or of the whole
+ * page with `firstLine` the body's line in it) is code, not a heading.
+ */
+export function sections(body, { fences = [], firstLine = 1 } = {}) {
   const out = [];
-  const re = /^## (.+)$/gm;
-  const heads = [...body.matchAll(re)];
+  const lineOf = (index) => firstLine + body.slice(0, index).split('\n').length - 1;
+  const inFence = (line) => fences.some((f) => line > f.line && line <= f.endLine);
+  const heads = [...body.matchAll(/^## (.+)$/gm)].filter((m) => !inFence(lineOf(m.index)));
   heads.forEach((m, i) => {
     const end = i + 1 < heads.length ? heads[i + 1].index : body.length;
-    out.push({ title: m[1].trim(), text: body.slice(m.index + m[0].length, end) });
+    out.push({ title: m[1].trim(), text: body.slice(m.index + m[0].length, end), line: lineOf(m.index) });
   });
   return out;
 }
 
 /**
- * The blocks of a section, in order: fences { kind: 'fence', lang, meta, code, before } and top-level list items
- * { kind: 'bullet', text }. `before` is the prose since the previous fence.
+ * The blocks of a section, in order: fences { kind: 'fence', lang, meta, rawMeta, code, before } and top-level list
+ * items { kind: 'bullet', text }. `before` is the prose since the previous fence. `fences` are the section's fences
+ * as scripts/lib/fences.mjs reads them, their lines counted from the section text's first line (by default the
+ * text's own).
  */
-export function blocks(text) {
+export function blocks(text, fences = readFences(text)) {
   const out = [];
   const lines = text.split('\n');
+  const opening = new Map(fences.map((f) => [f.line - 1, f]));
   let prose = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(```+)(\S*)(.*)$/.exec(lines[i]);
-    if (open) {
-      const code = [];
-      let j = i + 1;
-      while (j < lines.length && !new RegExp(`^${open[1]}\\s*$`).test(lines[j])) code.push(lines[j++]);
+    const fence = opening.get(i);
+    if (fence) {
       out.push({
         kind: 'fence',
-        lang: open[2],
-        meta: parseMeta(open[3]),
-        rawMeta: open[3].trim(),
-        code: code.join('\n'),
+        lang: fence.lang,
+        meta: { ...fence.attrs },
+        rawMeta: fence.meta,
+        code: fence.code,
         before: prose.join('\n'),
       });
       prose = [];
-      i = j;
+      i = fence.endLine - 1;
       continue;
     }
     prose.push(lines[i]);
     if (/^- /.test(lines[i])) {
       let item = lines[i].slice(2);
-      while (i + 1 < lines.length && /^ {2}\S/.test(lines[i + 1])) item += ` ${lines[++i].trim()}`;
+      while (i + 1 < lines.length && !opening.has(i + 1) && /^ {2}\S/.test(lines[i + 1]))
+        item += ` ${lines[++i].trim()}`;
       // MDX comments (claim markers) are not part of what the reader sees.
       out.push({ kind: 'bullet', text: item.replace(/\s*\{\/\*[\s\S]*?\*\/\}/g, '').trim() });
     }
@@ -165,23 +172,31 @@ export function commandKind(line) {
  * { section, kind, ... } in page order. `prerequisites` are the skills linked from the Prerequisites section, except
  * from an item that starts with "Optional".
  */
-export function parseSkill(name, text = readFileSync(join(SKILLS_DIR, `${name}.mdx`), 'utf8'), appDir = APP_DIR) {
-  const { data, body } = splitFrontMatter(text);
-  const secs = sections(body);
+export function parseSkill(name, text, appDir = APP_DIR) {
+  const file = join(SKILLS_DIR, `${name}.mdx`);
+  const fences = text === undefined ? fencesOfFile(file) : readFences(text, { file });
+  const { data, body, bodyLine } = splitFrontMatter(text ?? readFileSync(file, 'utf8'));
+  const secs = sections(body, { fences, firstLine: bodyLine });
   const sec = (title) => secs.find((s) => s.title === title);
+  // A section's fences, their lines counted from its text's first line (its heading's).
+  const fencesOf = (s) =>
+    fences
+      .filter((f) => f.line > s.line && f.line < s.line + s.text.split('\n').length)
+      .map((f) => ({ ...f, line: f.line - s.line + 1, endLine: f.endLine - s.line + 1 }));
+  const blocksOf = (s) => (s ? blocks(s.text, fencesOf(s)) : []);
   const prerequisites = [];
-  for (const b of blocks(sec('Prerequisites')?.text ?? '').filter((b) => b.kind === 'bullet'))
+  for (const b of blocksOf(sec('Prerequisites')).filter((b) => b.kind === 'bullet'))
     if (!/^Optional\b/.test(b.text))
       for (const s of linkedSkills(b.text)) if (s !== name && !prerequisites.includes(s)) prerequisites.push(s);
   const steps = [];
   // A prerequisite the reader makes with a command the item names (project-setup's "made by `npm init -y`").
-  for (const b of blocks(sec('Prerequisites')?.text ?? '').filter((b) => b.kind === 'bullet'))
+  for (const b of blocksOf(sec('Prerequisites')).filter((b) => b.kind === 'bullet'))
     for (const m of b.text.matchAll(/made by `(npm init -y)`/g))
       steps.push({ section: 'Prerequisites', kind: 'run', line: m[1] });
   for (const title of ['Install', 'Files to create', 'Commands to run', 'Verify it worked']) {
     const s = sec(title);
     if (!s) continue;
-    for (const b of blocks(s.text)) {
+    for (const b of blocksOf(s)) {
       if (b.kind === 'bullet') {
         if (title === 'Verify it worked') steps.push({ section: title, kind: 'check', text: b.text });
         continue;

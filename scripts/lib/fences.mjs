@@ -1,0 +1,93 @@
+// The one reader of the content's code fences, for every script and test: the fences are taken from the Markdown
+// AST (remark-parse + remark-mdx + remark-frontmatter, the syntax the build compiles), so a fence inside a JSX
+// element, a list item or a block quote, an indented fence, a tilde fence and a longer backtick run holding ``` lines
+// are each read once and whole, and a line of code is never taken for a fence.
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkMdx from 'remark-mdx';
+import remarkFrontmatter from 'remark-frontmatter';
+import { parseMeta } from '../../src/plugins/remark-app-code.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const parser = unified().use(remarkParse).use(remarkFrontmatter).use(remarkMdx);
+
+/**
+ * The attributes of a fence's meta: `key="value"`, `key='value'` and `key=value` pairs (parseMeta's reading) and
+ * bare flags (`npm2yarn`, `showLineNumbers`) as `true`. A `{1,3}` line range is neither.
+ */
+export function parseAttrs(meta = '') {
+  const pairs = /([\w-]+)=(?:"([^"]*)"|'([^']*)'|(\S+))/g;
+  const flags = {};
+  for (const word of (meta ?? '').replace(pairs, ' ').split(/\s+/)) if (/^[\w-]+$/.test(word)) flags[word] = true;
+  return { ...flags, ...parseMeta(meta) };
+}
+
+const OPENING = /^(`{3,}|~{3,})[ \t]*(.*?)[ \t]*$/;
+
+/**
+ * Every fenced code block of an MDX or Markdown source, in page order: { lang, meta, attrs, code, line, endLine,
+ * file }. `lang` is the info string's first word ('' without one), `meta` the rest of the info string as written,
+ * `attrs` the meta's pairs and flags (parseAttrs), `code` the body as the page shows it (the opening fence's
+ * indentation taken off each line, as CommonMark does), `line` the 1-based line of the opening fence in `source`
+ * (front matter included) and `endLine` that of the closing fence (the last line of the fence's container when it
+ * never closes). Indented code (not MDX syntax) is not a fence. A source that does not parse as MDX throws, naming
+ * `file` and the line.
+ */
+export function readFences(source, { file } = {}) {
+  let tree;
+  try {
+    tree = parser.parse(source);
+  } catch (error) {
+    const where = [file ? relative(ROOT, resolve(file)).split(sep).join('/') : '<source>', error.line, error.column];
+    throw new Error(`${where.filter((p) => p != null).join(':')}: not valid MDX: ${error.reason ?? error.message}`, {
+      cause: error,
+    });
+  }
+  return fencesOfTree(tree, source, { file });
+}
+
+/**
+ * The fences of a tree a remark parser made of `source` (a remark plugin's tree, say), read as readFences reads
+ * them; the lines are the tree's.
+ */
+export function fencesOfTree(tree, source, { file } = {}) {
+  const found = [];
+  const walk = (node) => {
+    if (node.type === 'code' && node.position) {
+      const start = node.position.start.offset;
+      const end = source.indexOf('\n', start);
+      const opening = OPENING.exec(source.slice(start, end < 0 ? source.length : end).replace(/\r$/, ''));
+      if (opening) {
+        const info = opening[2];
+        const lang = /^\S*/.exec(info)[0];
+        const meta = info.slice(lang.length).trim();
+        found.push(
+          Object.freeze({
+            lang,
+            meta,
+            attrs: Object.freeze(parseAttrs(meta)),
+            code: node.value,
+            line: node.position.start.line,
+            endLine: node.position.end.line,
+            file,
+          }),
+        );
+      }
+    }
+    node.children?.forEach(walk);
+  };
+  walk(tree);
+  return Object.freeze(found);
+}
+
+const cache = new Map();
+
+/** readFences of a file, read and parsed once per process (the result is frozen: copy before changing). */
+export function fencesOfFile(file) {
+  const path = resolve(file);
+  if (!cache.has(path)) cache.set(path, readFences(readFileSync(path, 'utf8'), { file: path }));
+  return cache.get(path);
+}
