@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
+import { fencesOfFile, readFences } from './fences.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CONTENT_DIRS = ['docs', 'why', 'blog'];
@@ -62,10 +63,15 @@ export function routeOfFile(file) {
 export const routeOfPage = (file, data = splitFrontMatter(readFileSync(file, 'utf8')).data) =>
   routeOfFile(file) ?? (data.slug ? `/blog/${data.slug}` : null);
 
-/** Body text as prose: no code, imports, JSX tags, link targets or markup. */
-export function proseOf(body) {
-  return body
-    .replace(/^(```|~~~)[\s\S]*?^\1\s*$/gm, ' ')
+/**
+ * Body text as prose: no code, imports, JSX tags, link targets or markup. `fences` are the body's fences
+ * (scripts/lib/fences.mjs; read from the body when not given), each blanked out from its opening to its closing line.
+ */
+export function proseOf(body, fences = readFences(body)) {
+  const lines = body.split('\n');
+  for (const { line, endLine } of fences) lines.fill('', line - 1, endLine);
+  return lines
+    .join('\n')
     .replace(/^(import|export) .*$/gm, ' ')
     .replace(/<!--[\s\S]*?-->|\{\/\*[\s\S]*?\*\/\}/g, ' ')
     .replace(/<[^>]+>/g, ' ')
@@ -73,8 +79,9 @@ export function proseOf(body) {
     .replace(/`[^`]*`/g, ' x ')
     .replace(/[#*_>|:\-[\]{}]/g, ' ');
 }
-export const wordCount = (body) =>
-  proseOf(body)
+/** The words of a body's prose (proseOf; `fences` as proseOf takes them). */
+export const wordCount = (body, fences) =>
+  proseOf(body, fences)
     .split(/\s+/)
     .filter((w) => /[A-Za-z0-9]/.test(w)).length;
 
@@ -96,31 +103,20 @@ export function listMdxFiles() {
 }
 
 /**
- * Every ```mermaid fence the build draws, parsed as MDX parses it: { file (relative), route, line, source, key }, where
+ * Every ```mermaid fence the build draws, as scripts/lib/fences.mjs reads it: { file (relative), route, line, source, key }, where
  * key names the drawing in src/diagrams (see src/plugins/remark-diagrams.mjs).
  */
 export async function contentDiagrams() {
-  const { createProcessor } = await import('@mdx-js/mdx');
   const { diagramKey } = await import('../../src/plugins/remark-diagrams.mjs');
-  const processor = createProcessor({ format: 'mdx' });
   const found = [];
   for (const file of listMdxFiles()) {
+    // Only a page whose text has a mermaid info string can have such a fence: the others need no parse.
     const source = readFileSync(file, 'utf8');
-    if (!source.includes('```mermaid')) continue;
-    const { data, body, bodyLine } = splitFrontMatter(source);
-    const route = routeOfPage(file, data);
-    const walk = (node) => {
-      if (node.type === 'code' && node.lang === 'mermaid')
-        found.push({
-          file: relative(ROOT, file),
-          route,
-          line: bodyLine + node.position.start.line - 1,
-          source: node.value,
-          key: diagramKey(node.value),
-        });
-      node.children?.forEach(walk);
-    };
-    walk(processor.parse(body));
+    if (!/(`{3}|~{3})[ \t]*mermaid/.test(source)) continue;
+    const route = routeOfPage(file, splitFrontMatter(source).data);
+    for (const { lang, code, line } of fencesOfFile(file))
+      if (lang === 'mermaid')
+        found.push({ file: relative(ROOT, file), route, line, source: code, key: diagramKey(code) });
   }
   return found;
 }

@@ -18,6 +18,7 @@ import {
   splitFrontMatter,
   wordCount,
 } from './content.mjs';
+import { fencesOfTree, readFences } from './fences.mjs';
 
 const tagSets = new Map();
 const declaredTags = (section) => {
@@ -26,8 +27,11 @@ const declaredTags = (section) => {
   return tagSets.get(file);
 };
 
-/** Checks one file's source; returns [{ line, rule, message }]. Used by the plugin and by the tests. */
-export function checkSource(path, source) {
+/**
+ * Checks one file's source; returns [{ line, rule, message }]. Used by the plugin and by the tests. `fences` are the
+ * source's fences (scripts/lib/fences.mjs: the plugin reads them from its tree, a test from the source).
+ */
+export function checkSource(path, source, fences = readFences(source, { file: path })) {
   const rel = relative(ROOT, path).split(sep).join('/');
   const section = rel.split('/')[0];
   const found = [];
@@ -46,16 +50,15 @@ export function checkSource(path, source) {
       say(1, 'pikku:post', 'a post needs a {/* truncate */} marker after its opening');
   } else if (!/(^|\/)index\.mdx?$/.test(rel) && (section === 'docs' || section === 'why')) {
     const least = ERROR_PAGE.test(rel) ? MIN_WORDS_ERROR_PAGE : MIN_WORDS;
-    const words = wordCount(body);
+    const inBody = fences.map((f) => ({ line: f.line - bodyLine + 1, endLine: f.endLine - bodyLine + 1 }));
+    const words = wordCount(body, inBody);
     if (words < least) say(1, 'pikku:length', `only ${words} words of body text (at least ${least})`);
   }
-  let fence = null;
+  // A fence's body is code: only its opening line is checked.
+  const inCode = (line) => fences.some((f) => line > f.line && line <= f.endLine);
   body.split('\n').forEach((text, i) => {
     const line = bodyLine + i;
-    const open = /^\s*(```+|~~~+)/.exec(text);
-    if (open && !fence) fence = open[1];
-    else if (fence && text.trim().startsWith(fence) && !text.trim().replace(/[`~]/g, '')) fence = null;
-    if (fence && !open) return;
+    if (inCode(line)) return;
     if (/\b(TBD|FIXME)\b|\blorem ipsum\b|\bcoming soon\b/i.test(text) && !/\b(tbd|fixme)\b/.test(text))
       say(line, 'pikku:placeholder', `placeholder text: ${text.trim().slice(0, 60)}`);
     for (const m of text.matchAll(/\]\(([^)\s#]+\.mdx?)(#[^)\s]*)?\)/g)) {
@@ -74,10 +77,11 @@ export function checkSource(path, source) {
 }
 
 export default function remarkPikku() {
-  return (_tree, file) => {
+  return (tree, file) => {
     if (!file.path) return;
     const source = String(file.value ?? readFileSync(file.path, 'utf8'));
-    for (const { line, rule, message } of checkSource(resolve(file.cwd ?? ROOT, file.path), source)) {
+    const path = resolve(file.cwd ?? ROOT, file.path);
+    for (const { line, rule, message } of checkSource(path, source, fencesOfTree(tree, source, { file: path }))) {
       const m = file.message(message, {
         place: { line, column: 1 },
         ruleId: rule.slice('pikku:'.length),
