@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { loadDefault } from '../lib/load.mjs';
+import { fencesOfFile } from '../../scripts/lib/fences.mjs';
 import {
   ROOT,
   listContentFiles,
@@ -172,8 +173,8 @@ test('no published percentage or speed claim the facts do not source', () => {
 
 test('stale API names never appear as current API in the docs', () => {
   for (const f of docsFiles) {
-    for (const block of readFileSync(f, 'utf8').matchAll(/```(?:ts|tsx|js)[^\n]*\n([\s\S]*?)```/g)) {
-      const code = block[1];
+    // TypeScript, JavaScript and JSON (ts, tsx, js, json...).
+    for (const { code } of fencesOfFile(f).filter((b) => /^(ts|js)/.test(b.lang))) {
       assert.doesNotMatch(code, /\bwireMCPTool\s*\(/, `${f}: wireMCPTool does not exist`);
       assert.doesNotMatch(
         code,
@@ -198,8 +199,8 @@ test("every code fence's language is one Prism highlights (with the config's ext
   const drawnOrPlain = new Set(['text', 'mermaid']);
   const unknown = [];
   for (const file of listMdxFiles())
-    for (const [, language] of readFileSync(file, 'utf8').matchAll(/^\s*```([\w+-]+)/gm))
-      if (!drawnOrPlain.has(language) && !Prism.languages[language])
+    for (const { lang: language } of fencesOfFile(file))
+      if (language && !drawnOrPlain.has(language) && !Prism.languages[language])
         unknown.push(`${file.slice(ROOT.length + 1)}: ${language}`);
   assert.deepEqual(unknown, []);
 });

@@ -6,22 +6,24 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, splitFrontMatter } from '../../scripts/lib/content.mjs';
-import { parseMeta } from '../../src/plugins/remark-app-code.mjs';
+import { readFences } from '../../scripts/lib/fences.mjs';
 import { loadModule } from '../lib/load.mjs';
 
 const { skillNames } = loadModule('src/data/skills.ts');
 const body = (name) => splitFrontMatter(readFileSync(join(ROOT, 'docs', 'skills', `${name}.mdx`), 'utf8')).body;
 
-/** The fences of a page: { lang, meta, code, before } (before: the text since the previous fence). */
+/**
+ * The fences of a page, as scripts/lib/fences.mjs reads them: { lang, meta, code, before } (before: the text since
+ * the previous fence).
+ */
 export function fences(text) {
-  const out = [];
-  const re = /^(```+)(\w*)([^\n]*)\n([\s\S]*?)^\1\s*$/gm;
+  const lines = text.split('\n');
   let last = 0;
-  for (const m of text.matchAll(re)) {
-    out.push({ lang: m[2], meta: parseMeta(m[3]), code: m[4], before: text.slice(last, m.index) });
-    last = m.index + m[0].length;
-  }
-  return out;
+  return readFences(text).map((f) => {
+    const before = lines.slice(last, f.line - 1).join('\n');
+    last = f.endLine;
+    return { lang: f.lang, meta: { ...f.attrs }, code: f.code, before };
+  });
 }
 
 /** Package arguments of the install commands in a fence. */

@@ -10,6 +10,7 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { loadDefault, loadModule } from '../lib/load.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
+import { fencesOfFile } from '../../scripts/lib/fences.mjs';
 
 const require = createRequire(import.meta.url);
 const { Highlight, Prism } = require('prism-react-renderer');
@@ -56,10 +57,9 @@ const fences = (function walk(dir) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) return walk(path);
     if (!entry.endsWith('.mdx')) return [];
-    return [...readFileSync(path, 'utf8').matchAll(/^```(\w+)[^\n]*\n([\s\S]*?)^```$/gm)].map((m) => ({
-      language: m[1],
-      code: m[2],
-    }));
+    return fencesOfFile(path)
+      .filter((f) => f.lang)
+      .map((f) => ({ language: f.lang, code: f.code }));
   });
 })(join(REPO, 'docs'));
 const samples = [
