@@ -10,7 +10,8 @@ import { REPO } from '../lib/fixture-site.mjs';
 import { loadModule } from '../lib/load.mjs';
 import { listContentFiles, routeOfFile } from '../../scripts/lib/content.mjs';
 import { mdPathOf } from '../../src/data/md-path.mjs';
-import { parseMeta, readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
+import { fencesOfFile } from '../../scripts/lib/fences.mjs';
+import { readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
 
 assert.ok(existsSync(join(BUILD, 'index.html')), 'run `npm run build` before the site tests');
 const { site } = loadModule('src/data/site.ts');
@@ -114,10 +115,10 @@ test("every app-code fence is filled with the app's code, cut as on the page, un
   let checked = 0;
   const bad = [];
   for (const route of routes) {
-    const source = readFileSync(sources.get(route), 'utf8');
     const { blocks } = fences(markdown(route));
-    for (const m of source.matchAll(/^```(?:ts|tsx)\s+([^\n]*\bfile=[^\n]*)$/gm)) {
-      const meta = parseMeta(m[1]);
+    for (const { attrs: meta } of fencesOfFile(sources.get(route)).filter(
+      (f) => (f.lang === 'ts' || f.lang === 'tsx') && f.attrs.file,
+    )) {
       const code = visibleCode(readAppCode(meta.file, meta.region));
       const title = meta.title ?? meta.file;
       checked++;
@@ -178,21 +179,22 @@ test('npm2yarn installs keep their npm commands, and diagrams stay fenced mermai
   let installs = 0;
   let diagrams = 0;
   for (const route of routes) {
-    const source = readFileSync(sources.get(route), 'utf8');
     const { blocks } = fences(markdown(route));
-    for (const m of source.matchAll(/^```bash npm2yarn\n([\s\S]*?)^```$/gm)) {
-      installs++;
-      assert.ok(
-        blocks.some((b) => b.meta === 'bash' && b.code === m[1].replace(/\n$/, '')),
-        `${route}: ${m[1]}`,
-      );
-    }
-    for (const m of source.matchAll(/^```mermaid\n([\s\S]*?)^```$/gm)) {
-      diagrams++;
-      assert.ok(
-        blocks.some((b) => b.lang === 'mermaid' && b.code === m[1].replace(/\n$/, '')),
-        `${route}: a mermaid diagram`,
-      );
+    for (const { lang, meta, code } of fencesOfFile(sources.get(route))) {
+      if (lang === 'bash' && meta === 'npm2yarn') {
+        installs++;
+        assert.ok(
+          blocks.some((b) => b.meta === 'bash' && b.code === code),
+          `${route}: ${code}`,
+        );
+      }
+      if (lang === 'mermaid') {
+        diagrams++;
+        assert.ok(
+          blocks.some((b) => b.lang === 'mermaid' && b.code === code),
+          `${route}: a mermaid diagram`,
+        );
+      }
     }
   }
   assert.ok(installs > 0 && diagrams > 0, `installs ${installs}, diagrams ${diagrams}`);
