@@ -4,11 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { createProcessor } from '@mdx-js/mdx';
 import { loadModule } from '../lib/load.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
-import { listMdxFiles, splitFrontMatter } from '../../scripts/lib/content.mjs';
-import { APP_DIR, TS_LANGS, parseMeta } from '../../src/plugins/remark-app-code.mjs';
+import { listMdxFiles } from '../../scripts/lib/content.mjs';
+import { fencesOfFile } from '../../scripts/lib/fences.mjs';
+import { APP_DIR, TS_LANGS } from '../../src/plugins/remark-app-code.mjs';
 import appCodeLoader from '../../src/plugins/app-code-loader.mjs';
 
 const LOADER = join(REPO, 'src/plugins/app-code-loader.mjs');
@@ -20,20 +20,9 @@ function runLoader(source) {
   return { dependencies, out };
 }
 
-/** The app files the TypeScript fences of an MDX body pull, as remark-app-code sees the fences (MDX-parsed). */
-const processor = createProcessor({ format: 'mdx' });
-function pulledFiles(body) {
-  const files = new Set();
-  const walk = (node) => {
-    if (node.type === 'code' && TS_LANGS.has(node.lang)) {
-      const { file } = parseMeta(node.meta);
-      if (file) files.add(file);
-    }
-    node.children?.forEach(walk);
-  };
-  walk(processor.parse(body));
-  return [...files].sort();
-}
+/** The app files the TypeScript fences of an MDX file pull, as remark-app-code sees the fences (MDX-parsed). */
+const pulledFiles = (file) =>
+  [...new Set(fencesOfFile(file).flatMap((f) => (TS_LANGS.has(f.lang) && f.attrs.file ? [f.attrs.file] : [])))].sort();
 
 test('a fence that pulls an app file makes it a dependency; the source is returned as it is', () => {
   const source = [
@@ -62,7 +51,7 @@ test("every page's dependencies are exactly the app files its fences pull, and e
   let pulling = 0;
   for (const file of listMdxFiles()) {
     const source = readFileSync(file, 'utf8');
-    const expected = pulledFiles(splitFrontMatter(source).body);
+    const expected = pulledFiles(file);
     const { dependencies } = runLoader(source);
     const name = relative(REPO, file);
     assert.deepEqual(dependencies.map((d) => relative(APP_DIR, d)).sort(), expected, name);
