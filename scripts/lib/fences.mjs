@@ -25,6 +25,12 @@ export function parseAttrs(meta = '') {
   return { ...flags, ...parseMeta(meta) };
 }
 
+/** A file as messages name it: relative to the repository when inside it. */
+const nameOf = (file) => {
+  const rel = relative(ROOT, resolve(file));
+  return rel.startsWith('..') ? resolve(file) : rel.split(sep).join('/');
+};
+
 const OPENING = /^(`{3,}|~{3,})[ \t]*(.*?)[ \t]*$/;
 
 /**
@@ -41,7 +47,9 @@ export function readFences(source, { file } = {}) {
   try {
     tree = parser.parse(source);
   } catch (error) {
-    const where = [file ? relative(ROOT, resolve(file)).split(sep).join('/') : '<source>', error.line, error.column];
+    // A few messages (an unclosed JSX tag) carry their place only in their text: "... (3:1-3:6)".
+    const place = /\((\d+):(\d+)(?:-\d+:\d+)?\)$/.exec(error.reason ?? '');
+    const where = [file ? nameOf(file) : '<source>', error.line ?? place?.[1], error.column ?? place?.[2]];
     throw new Error(`${where.filter((p) => p != null).join(':')}: not valid MDX: ${error.reason ?? error.message}`, {
       cause: error,
     });
