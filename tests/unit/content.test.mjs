@@ -99,14 +99,21 @@ test('every skill has the recipe sections in order, an install block and titled 
   for (const f of skillPages) {
     const rel = `docs/skills/${f}`;
     assert.deepEqual(h2s(rel), SKILL_SECTIONS, rel);
-    const body = read(rel);
-    const install = /## Install\n([\s\S]*?)\n## /.exec(body)?.[1] ?? '';
-    assert.match(
-      install,
-      /```bash npm2yarn|^Nothing new/m,
+    const lines = read(rel).split('\n');
+    const fences = fencesOfFile(join(ROOT, rel));
+    // The Install section: from its heading's line to the next heading's (1-based).
+    const from = lines.indexOf('## Install') + 1;
+    const to = lines.findIndex((l, i) => i >= from && /^## /.test(l)) + 1;
+    const install = lines.slice(from, to - 1).join('\n');
+    assert.ok(
+      fences.some((f) => f.line > from && f.line < to && f.lang === 'bash' && f.attrs.npm2yarn) ||
+        /^Nothing new/m.test(install),
       `${rel} installs with npm2yarn, or says nothing new is needed`,
     );
-    assert.match(body, /```\w+ (title|file)="/, `${rel} has titled files`);
+    assert.ok(
+      fences.some((f) => f.lang && (f.attrs.title || f.attrs.file)),
+      `${rel} has titled files`,
+    );
   }
 });
 
