@@ -212,9 +212,12 @@ describe('loading and failure behaviour', () => {
   });
 
   test('the progress bar appears while a route change is still loading, not on an instant one', async () => {
+    // The theme starts the bar 200 ms into a route change and cancels it when the route has rendered. The page's clock
+    // is paused from the click on, so the 200 ms pass only when the test moves it on: on a slow (busy) machine, an
+    // instant change that takes long to render still shows no bar, and a loading one shows it when 200 ms have passed.
     const sawProgress = async (slow) => {
-      // Slow: save-data turns prefetching off, so the click is what loads the next route's chunks, and the
-      // test holds them until the bar shows (the bar's 200 ms delay passes while they are held).
+      // Slow: save-data turns prefetching off, so the click is what loads the next route's chunks, and the test
+      // holds them until the bar shows.
       const { context, page } = await open('/docs', {}, slow ? { saveData: true, effectiveType: '4g' } : undefined);
       await page.evaluate(() => {
         window.__progress = false;
@@ -226,18 +229,36 @@ describe('loading and failure behaviour', () => {
           }
         }).observe(document.documentElement, { childList: true, subtree: true });
       });
-      if (slow) {
-        const barShown = page.waitForSelector('#nprogress', { state: 'attached', timeout: 15_000 });
+      let held = () => {};
+      const requested = new Promise((resolve) => (held = resolve));
+      let release = () => {};
+      const released = new Promise((resolve) => (release = resolve));
+      if (slow)
         await page.route(/\.js$/, async (route) => {
-          await barShown;
+          held();
+          await released;
           await route.continue();
         });
-      } else {
-        // Instant: the next route's chunks are already loaded, so the change takes no network time.
-        await page.evaluate(() => window.docusaurus.prefetch('/blog'));
-      }
+      // Instant: the next route's chunks are already loaded, so the change takes no network time.
+      else await page.evaluate(() => window.docusaurus.prefetch('/blog'));
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1000);
       await page.locator('.navbar__items a.navbar__link', { hasText: 'Blog' }).click();
-      await page.waitForSelector('html.blog-list-page', { timeout: 15_000 });
+      if (slow) {
+        await requested;
+        await page.clock.runFor(250);
+        await page.waitForSelector('#nprogress', { state: 'attached', timeout: 15_000 });
+        release();
+      }
+      // The blog list rendered (its posts and page navigation), then well past the 200 ms, the clock running again.
+      await page.waitForFunction(
+        () =>
+          document.querySelector('nav[aria-label="Blog list page navigation"]') &&
+          document.querySelector('article h2 a'),
+        null,
+        { timeout: 15_000 },
+      );
+      await page.clock.runFor(1000);
       const seen = await page.evaluate(() => window.__progress);
       if (slow) {
         // Decoration, hidden from assistive technology, with no invalid role (src/clientModules/progressBar.ts).
