@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check CI runs, in order, stopping at the first that fails, then the time each step and each
 // test file took. The steps: the app's generated code (the real CLI), the lint checks, the app's behavior suite
-// with the claims check, the production build, and the unit, built-site, browser and fixture tests.
+// with the claims check, the production build, its size budget, and the unit, built-site, browser and fixture tests.
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -17,6 +17,8 @@ const STEPS = [
   ['lint', [process.execPath, 'scripts/lint.mjs', '--except', 'check:samples']],
   ['test:behaviour', [npm, 'run', '--silent', 'test:behaviour']],
   ['build', [npm, 'run', '--silent', 'build']],
+  // The JavaScript every page loads first (runtime~main + main, gzip) against its budget in .size-limit.json.
+  ['size', [npm, 'run', '--silent', 'size']],
   [
     'node --test',
     [
