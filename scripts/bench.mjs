@@ -32,13 +32,14 @@ const OUT = join(ROOT, 'bench-results.json');
  * BENCHMARKS.md: the build may not get slower than this.
  */
 const BASELINE_COLD_BUILD_S = 20.8;
+/** The targets of issue 24 (React 19, no patches inside Docusaurus); the first-load one is .size-limit.json's budget. */
 const TARGETS = {
   performance: 95,
   otherCategories: 100,
   lcpMinusFcpMs: 300,
-  tbtMs: 150,
+  tbtMs: 200,
   cls: 0,
-  firstLoadJsGzipKb: 120,
+  firstLoadJsGzipKb: 150,
 };
 
 const kb = (bytes) => bytes / 1024;
