@@ -91,6 +91,9 @@ export function fencesOfTree(tree, source, { file } = {}) {
   return Object.freeze(found);
 }
 
+/** Whether a line is inside the body (or on the closing line) of one of `fences`: code, not prose or a heading. */
+export const inFenceBody = (fences, line) => fences.some((f) => line > f.line && line <= f.endLine);
+
 const cache = new Map();
 
 /** readFences of a file, read and parsed once per process (the result is frozen: copy before changing). */

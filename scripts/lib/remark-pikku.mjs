@@ -18,7 +18,7 @@ import {
   splitFrontMatter,
   wordCount,
 } from './content.mjs';
-import { fencesOfTree, readFences } from './fences.mjs';
+import { fencesOfTree, inFenceBody, readFences } from './fences.mjs';
 
 const tagSets = new Map();
 const declaredTags = (section) => {
@@ -54,11 +54,10 @@ export function checkSource(path, source, fences = readFences(source, { file: pa
     const words = wordCount(body, inBody);
     if (words < least) say(1, 'pikku:length', `only ${words} words of body text (at least ${least})`);
   }
-  // A fence's body is code: only its opening line is checked.
-  const inCode = (line) => fences.some((f) => line > f.line && line <= f.endLine);
   body.split('\n').forEach((text, i) => {
     const line = bodyLine + i;
-    if (inCode(line)) return;
+    // A fence's body is code: only its opening line is checked.
+    if (inFenceBody(fences, line)) return;
     if (/\b(TBD|FIXME)\b|\blorem ipsum\b|\bcoming soon\b/i.test(text) && !/\b(tbd|fixme)\b/.test(text))
       say(line, 'pikku:placeholder', `placeholder text: ${text.trim().slice(0, 60)}`);
     for (const m of text.matchAll(/\]\(([^)\s#]+\.mdx?)(#[^)\s]*)?\)/g)) {

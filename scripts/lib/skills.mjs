@@ -5,24 +5,34 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, splitFrontMatter } from './content.mjs';
-import { fencesOfFile, readFences } from './fences.mjs';
+import { fencesOfFile, inFenceBody, readFences } from './fences.mjs';
 import { APP_DIR, TS_LANGS, readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
 
 export const SKILLS_DIR = join(ROOT, 'docs', 'skills');
 
 /**
- * The `## ` sections of a page body, in order: [{ title, text, line }], `line` the heading's line counted from
- * `firstLine` (the body's first line). A `## ` line inside one of `fences` (readFences of the body, or of the whole
- * page with `firstLine` the body's line in it) is code, not a heading.
+ * The `## ` sections of a page body, in order: [{ title, text, line, fences }], `line` the heading's line counted
+ * from `firstLine` (the body's first line). A `## ` line inside one of `fences` (readFences of the body, or of the
+ * whole page with `firstLine` the body's line in it) is code, not a heading. A section's `fences` are those of its
+ * text, their lines counted from the text's first line (the heading's), as blocks() takes them.
  */
 export function sections(body, { fences = [], firstLine = 1 } = {}) {
   const out = [];
   const lineOf = (index) => firstLine + body.slice(0, index).split('\n').length - 1;
-  const inFence = (line) => fences.some((f) => line > f.line && line <= f.endLine);
-  const heads = [...body.matchAll(/^## (.+)$/gm)].filter((m) => !inFence(lineOf(m.index)));
+  const heads = [...body.matchAll(/^## (.+)$/gm)].filter((m) => !inFenceBody(fences, lineOf(m.index)));
   heads.forEach((m, i) => {
     const end = i + 1 < heads.length ? heads[i + 1].index : body.length;
-    out.push({ title: m[1].trim(), text: body.slice(m.index + m[0].length, end), line: lineOf(m.index) });
+    const line = lineOf(m.index);
+    const text = body.slice(m.index + m[0].length, end);
+    const last = line + text.split('\n').length - 1;
+    out.push({
+      title: m[1].trim(),
+      text,
+      line,
+      fences: fences
+        .filter((f) => f.line > line && f.line <= last)
+        .map((f) => ({ ...f, line: f.line - line + 1, endLine: f.endLine - line + 1 })),
+    });
   });
   return out;
 }
@@ -178,12 +188,7 @@ export function parseSkill(name, text, appDir = APP_DIR) {
   const { data, body, bodyLine } = splitFrontMatter(text ?? readFileSync(file, 'utf8'));
   const secs = sections(body, { fences, firstLine: bodyLine });
   const sec = (title) => secs.find((s) => s.title === title);
-  // A section's fences, their lines counted from its text's first line (its heading's).
-  const fencesOf = (s) =>
-    fences
-      .filter((f) => f.line > s.line && f.line < s.line + s.text.split('\n').length)
-      .map((f) => ({ ...f, line: f.line - s.line + 1, endLine: f.endLine - s.line + 1 }));
-  const blocksOf = (s) => (s ? blocks(s.text, fencesOf(s)) : []);
+  const blocksOf = (s) => (s ? blocks(s.text, s.fences) : []);
   const prerequisites = [];
   for (const b of blocksOf(sec('Prerequisites')).filter((b) => b.kind === 'bullet'))
     if (!/^Optional\b/.test(b.text))

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { loadDefault } from '../lib/load.mjs';
 import { fencesOfFile } from '../../scripts/lib/fences.mjs';
+import { sections } from '../../scripts/lib/skills.mjs';
 import {
   ROOT,
   listContentFiles,
@@ -99,15 +100,11 @@ test('every skill has the recipe sections in order, an install block and titled 
   for (const f of skillPages) {
     const rel = `docs/skills/${f}`;
     assert.deepEqual(h2s(rel), SKILL_SECTIONS, rel);
-    const lines = read(rel).split('\n');
     const fences = fencesOfFile(join(ROOT, rel));
-    // The Install section: from its heading's line to the next heading's (1-based).
-    const from = lines.indexOf('## Install') + 1;
-    const to = lines.findIndex((l, i) => i >= from && /^## /.test(l)) + 1;
-    const install = lines.slice(from, to - 1).join('\n');
+    const { body, bodyLine } = splitFrontMatter(read(rel));
+    const install = sections(body, { fences, firstLine: bodyLine }).find((s) => s.title === 'Install');
     assert.ok(
-      fences.some((f) => f.line > from && f.line < to && f.lang === 'bash' && f.attrs.npm2yarn) ||
-        /^Nothing new/m.test(install),
+      install.fences.some((f) => f.lang === 'bash' && f.attrs.npm2yarn) || /^Nothing new/m.test(install.text),
       `${rel} installs with npm2yarn, or says nothing new is needed`,
     );
     assert.ok(

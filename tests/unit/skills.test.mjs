@@ -6,25 +6,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, splitFrontMatter } from '../../scripts/lib/content.mjs';
-import { readFences } from '../../scripts/lib/fences.mjs';
+import { blocks } from '../../scripts/lib/skills.mjs';
 import { loadModule } from '../lib/load.mjs';
 
 const { skillNames } = loadModule('src/data/skills.ts');
 const body = (name) => splitFrontMatter(readFileSync(join(ROOT, 'docs', 'skills', `${name}.mdx`), 'utf8')).body;
 
-/**
- * The fences of a page, as scripts/lib/fences.mjs reads them: { lang, meta, code, before } (before: the text since
- * the previous fence).
- */
-export function fences(text) {
-  const lines = text.split('\n');
-  let last = 0;
-  return readFences(text).map((f) => {
-    const before = lines.slice(last, f.line - 1).join('\n');
-    last = f.endLine;
-    return { lang: f.lang, meta: { ...f.attrs }, code: f.code, before };
-  });
-}
+/** The fences of a page, as the skills runner reads them: { lang, meta, code, before } (before: the text since
+ * the previous fence). */
+export const fences = (text) => blocks(text).filter((b) => b.kind === 'fence');
 
 /** Package arguments of the install commands in a fence. */
 export function installedPackages(code) {
