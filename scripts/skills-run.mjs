@@ -429,7 +429,6 @@ class Project {
 // ---------------------------------------------------------------------------------------------------------------
 // Steps
 
-/** Records an install as npm does: linked from the shared install, saved in package.json with a ^range. */
 /** Packages no install on this machine can give, and why: a skill that installs one stops there. */
 export const UNINSTALLABLE_HERE = new Map(
   ['@pikku/uws', '@pikku/uws-handler', 'uWebSockets.js'].map((name) => [
@@ -441,6 +440,7 @@ export const UNINSTALLABLE_HERE = new Map(
 /** Thrown by a step the machine cannot run at all; the rest of the skill is not run and nothing fails. */
 class MachineStop extends Error {}
 
+/** Records an install as npm does: linked from the shared install, saved in package.json with a ^range. */
 function install(project, line, missing) {
   const { dev, packages } = parseInstall(line);
   const unavailable = packages.filter((p) => p.name && UNINSTALLABLE_HERE.has(p.name));
