@@ -2,8 +2,7 @@
 // blog post found in the build (the route map describes posts by pattern, not by name).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { contentDiagrams, listContentFiles, readRoutes, routeOfFile } from '../../scripts/lib/content.mjs';
-import yaml from 'js-yaml';
+import { contentDiagrams, listContentFiles, loadTagSet, readRoutes, routeOfFile } from '../../scripts/lib/content.mjs';
 import { REPO } from './fixture-site.mjs';
 import { loadModule } from './load.mjs';
 import { resolveFile } from './static-server.mjs';
@@ -40,8 +39,7 @@ export function sitemapRoutes(build = BUILD) {
  * alias per redirect of src/data/redirects.ts. Blog posts come from the build (blogPostRoutes) and the blog files.
  */
 const spec = readRoutes();
-const tagRoutes = (file, base) =>
-  Object.keys(yaml.load(readFileSync(join(REPO, file), 'utf8')) ?? {}).map((t) => `${base}/${t}`);
+const tagRoutes = (file, base) => [...loadTagSet(join(REPO, file))].map((t) => `${base}/${t}`);
 const contentRoutes = [
   ...listContentFiles().map(routeOfFile).filter(Boolean),
   ...tagRoutes('docs/tags.yml', '/docs/tags'),
