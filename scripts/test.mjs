@@ -3,6 +3,19 @@
 // test file took. The steps: the app's generated code (the real CLI), the lint checks, the app's behavior suite
 // with the claims check, the production build, its size budget, and the unit, built-site, browser and fixture tests.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** CPU seconds (user + system) of this process's finished children and their waited descendants (Linux only). */
+function childCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return NaN;
+  }
+}
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TEST_FILES = [
@@ -43,16 +56,20 @@ const times = [];
 let failed = null;
 for (const [name, command] of STEPS) {
   const t0 = Date.now();
+  const cpu0 = childCpu();
   console.log(`\n== ${name}`);
   const code = await run(command);
-  times.push([name, (Date.now() - t0) / 1000]);
+  times.push([name, (Date.now() - t0) / 1000, childCpu() - cpu0]);
   if (code !== 0) {
     failed = name;
     break;
   }
 }
-console.log('\nTime per step:');
-for (const [name, s] of times) console.log(`  ${name.padEnd(14)} ${s.toFixed(1).padStart(6)} s`);
+console.log('\nTime per step (wall, and CPU of its processes):');
+for (const [name, s, cpu] of times)
+  console.log(
+    `  ${name.padEnd(14)} ${s.toFixed(1).padStart(6)} s  ${Number.isNaN(cpu) ? '' : `${cpu.toFixed(1).padStart(6)} s CPU`}`,
+  );
 console.log(`  ${'total'.padEnd(14)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`);
 if (failed) console.error(`npm test: ${failed} failed`);
 process.exit(failed ? 1 : 0);
