@@ -5,7 +5,7 @@
 // Prints the suite's own time; fails if a test fails, a marker names a missing or failing test, or a service
 // left a temporary folder behind.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { APP } from './app.mjs';
@@ -60,7 +60,16 @@ const seconds = ((Date.now() - started) / 1000).toFixed(1);
 const problems = [];
 if (run.status !== 0) problems.push(`the behaviour suite failed (exit ${run.status ?? run.signal})`);
 const left = readdirSync(tmpdir()).filter((n) => LEFTOVER.test(n) && !leftoversBefore.has(n));
-if (left.length) problems.push(`services left temporary folders behind: ${left.join(', ')}`);
+if (left.length) {
+  // Reported as a failure, then removed: a file stopped at its timeout never reaches its `after`, and a failed run
+  // must not leave the machine with clusters nobody stops.
+  problems.push(`services left temporary folders behind (now removed): ${left.join(', ')}`);
+  for (const name of left) {
+    // A server still running from that folder (redis-server --dir, postgres -D) is stopped first.
+    spawnSync('pkill', ['-f', join(tmpdir(), name)]);
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
 const strays = untracked().filter((f) => !untrackedBefore.has(f));
 if (strays.length) problems.push(`tests left files in examples/todo-app: ${strays.join(', ')}`);
 
