@@ -383,7 +383,7 @@ class Project {
 
   /** Starts a line in the background; resolves once it is ready (its port open or its ready line logged). */
   async start(line, ready) {
-    const proc = { line, log: '', exited: null };
+    const proc = { line, log: '', exited: null, port: ready.port };
     proc.child = spawn('bash', ['-c', line], {
       cwd: this.dir,
       env: this.env,
@@ -416,6 +416,9 @@ class Project {
         } catch {}
       });
     }
+    // The shell can end before the server it started lets go of its port: a server started next on that port
+    // would look ready at once, and the checks would reach the old one.
+    if (proc.port) await until(async () => !(await portOpen(proc.port)), 10_000, `port ${proc.port} still open`);
     this.procs = this.procs.filter((p) => p !== proc);
   }
 
