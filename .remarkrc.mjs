@@ -28,7 +28,9 @@ export default {
       remarkLintFrontmatterSchema,
       {
         schemas: {
-          './scripts/lint/docs.schema.yaml': ['docs/**/*.mdx', 'why/**/*.mdx'],
+          // `docs/.*/` is the lint test's fixture folder (tests/unit/lint.test.mjs): hidden, so that no glob of the
+          // other checks, which may run meanwhile (scripts/test.mjs), finds its broken pages.
+          './scripts/lint/docs.schema.yaml': ['docs/**/*.mdx', 'why/**/*.mdx', 'docs/.*/*.mdx'],
           './scripts/lint/blog.schema.yaml': ['blog/*.mdx'],
         },
       },

@@ -34,7 +34,8 @@ export function listContentFiles(paths = CONTENT_DIRS.map((d) => join(ROOT, d)))
   const walk = (p) => {
     if (!existsSync(p)) return;
     if (statSync(p).isDirectory()) {
-      for (const name of readdirSync(p).sort()) walk(join(p, name));
+      // Hidden entries are no content, for Docusaurus either (the lint test's fixture folder is one).
+      for (const name of readdirSync(p).sort()) if (!name.startsWith('.')) walk(join(p, name));
     } else if (/\.mdx?$/.test(p) && !p.split(sep).pop().startsWith('_')) out.push(p);
   };
   paths.forEach(walk);
