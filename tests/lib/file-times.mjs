@@ -3,6 +3,8 @@
 // for a file's own run, so a file's time is the span from its first dequeue (the runner starts its process; all
 // files are enqueued at once) to its last event, as they reach the runner (with --test-concurrency=1 the files run
 // one after another).
+// With $FILE_TIMES_JSON set, each file's row is also appended to that file, a JSON object per line.
+import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 export default async function* fileTimes(source) {
@@ -24,6 +26,9 @@ export default async function* fileTimes(source) {
     failed: t.failed,
   }));
   rows.sort((a, b) => b.s - a.s);
+  // scripts/test.mjs runs several test commands side by side and prints every file's time once they have all ended.
+  if (process.env.FILE_TIMES_JSON)
+    for (const r of rows) appendFileSync(process.env.FILE_TIMES_JSON, JSON.stringify(r) + '\n');
   const width = Math.max(...rows.map((r) => r.file.length));
   yield '\nTime per test file:\n';
   for (const r of rows)
