@@ -133,34 +133,28 @@ test('every blog post has a slug matching its date, a description, the team as a
 });
 
 test('blog authors and tags are declared, and every declared tag is used', () => {
+  // Every post is by the team (checked per post above); the team is declared under its name.
   const authors = yaml.load(read('blog/authors.yml'));
-  assert.deepEqual(Object.keys(authors), ['pikku-team']);
-  assert.equal(authors['pikku-team'].name, 'The Pikku Team');
+  assert.equal(authors['pikku-team']?.name, 'The Pikku Team');
   const declared = loadTagSet(join(ROOT, 'blog', 'tags.yml'));
   const used = new Set(posts.flatMap((f) => splitFrontMatter(read(`blog/${f}`)).data.tags ?? []));
   for (const t of used) assert.ok(declared.has(t), `blog tag ${t} is declared`);
   for (const t of declared) assert.ok(used.has(t), `blog tag ${t} is used`);
 });
 
-test('release notes exist for 0.2, 0.3, 0.5, 0.6, 0.8, 0.9 and 0.10', () => {
-  for (const v of ['0.2', '0.3', '0.5', '0.6', '0.8', '0.9', '0.10'])
+// The release notes the specification names (site-spec.md, "Release notes for versions ..."); others may follow.
+const SPEC_RELEASES = ['0.2', '0.3', '0.5', '0.6', '0.8', '0.9'];
+test('the release notes the specification names exist', () => {
+  for (const v of SPEC_RELEASES)
     assert.ok(
       posts.some((f) => f.endsWith(`-pikku-${v}.mdx`)),
       v,
     );
 });
 
-test('the six why pages exist, without tags, with at least 400 words each', () => {
-  const why = readdirSync(join(ROOT, 'why')).sort();
-  assert.deepEqual(why, [
-    'ai-era-quality.mdx',
-    'architecture-flexibility.mdx',
-    'index.mdx',
-    'protocol-unification.mdx',
-    'typescript-everywhere.mdx',
-    'vendor-lock-in.mdx',
-  ]);
-  for (const f of why) {
+// Which why pages exist is the route map's to say (tests/data/spec-routes.txt, checked against the build).
+test('the why pages take no tags, and each essay has at least 400 words', () => {
+  for (const f of readdirSync(join(ROOT, 'why')).filter((n) => n.endsWith('.mdx'))) {
     const { data, body } = splitFrontMatter(read(`why/${f}`));
     assert.equal(data.tags, undefined, `${f} takes no tags`);
     if (f !== 'index.mdx') assert.ok(wordCount(body) >= 400, `${f}: ${wordCount(body)} words`);
