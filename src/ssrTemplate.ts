@@ -1,20 +1,28 @@
 /**
- * The HTML template of every built page: Docusaurus's own (@docusaurus/core/lib/ssg/ssgTemplate.html.js), taken from
- * the installed Docusaurus, except for how the page's JavaScript starts.
+ * The HTML template of every built page (the `ssrTemplate` option of the site config).
  *
- * Docusaurus puts `<script defer>` tags in the head. A deferred script runs as soon as the HTML is parsed, and when
- * it has arrived by then (a fast network, or the cache) the browser evaluates the whole app before it first paints
- * the page that is already in the HTML; on a slow phone that holds the text back by the app's evaluation time. Here
- * a small inline script at the end of the body asks for the same scripts, in the same order, once the browser reports
- * the page's first contentful paint (where paint timing is missing, after the first frame; should the paint never be
- * reported, two frames after the load event). The text shows first, then the app loads and hydrates as before. A
- * page in a background tab (which paints nothing) loads them at once. Without JavaScript nothing changes: the page
- * is the HTML.
+ * The template text is Docusaurus's default page template (packages/docusaurus/src/ssg/ssgTemplate.html.ts of
+ * Docusaurus 3.10.2), copied here under its licence:
+ *
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * This source code is licensed under the MIT license found in the
+ * LICENSE file in the root directory of this source tree.
+ *
+ * (The licence is the MIT License of the Docusaurus repository, also at node_modules/@docusaurus/core/LICENSE.)
+ *
+ * One change: how the page's JavaScript starts. Docusaurus puts `<script defer>` tags in the head. A deferred script
+ * runs as soon as the HTML is parsed, and when it has arrived by then (a fast network, or the cache) the browser
+ * evaluates the whole app before it first paints the page that is already in the HTML; on a slow phone that holds the
+ * text back by the app's evaluation time. Here a small inline script at the end of the body asks for the same scripts,
+ * in the same order, once the browser reports the page's first contentful paint (where paint timing is missing, after
+ * the first frame; should the paint never be reported, two frames after the load event). The text shows first, then
+ * the app loads and hydrates as before. A page in a background tab (which paints nothing) loads them at once. Without
+ * JavaScript nothing changes: the page is the HTML.
+ *
+ * Nothing here is read from inside @docusaurus/core: after a Docusaurus upgrade, compare this text with the new
+ * default template (CONTRIBUTING.md, "Upgrading Docusaurus").
  */
-import docusaurusTemplate from '@docusaurus/core/lib/ssg/ssgTemplate.html';
-
-/** Docusaurus's loop that writes a `<script defer>` tag per script into the head. */
-const SCRIPT_TAGS = /<% it\.scripts\.forEach\(\(script\) => \{ %>\s*<script [\s\S]*?defer><\/script>\s*<% \}\); %>\s*/;
 
 /** Asks for `it.scripts`, in order, once the page has painted. */
 const appLoader = `    <script data-app-loader>
@@ -53,10 +61,26 @@ const appLoader = `    <script data-app-loader>
       })(<%~ JSON.stringify(it.scripts.map((script) => it.baseUrl + script)) %>);
     </script>`;
 
-if (!SCRIPT_TAGS.test(docusaurusTemplate) || !docusaurusTemplate.includes('</body>'))
-  throw new Error(
-    "src/ssrTemplate.ts: Docusaurus's page template no longer has the script tags or the body this file replaces; " +
-      'compare it with @docusaurus/core/lib/ssg/ssgTemplate.html.js',
-  );
-
-export const ssrTemplate = docusaurusTemplate.replace(SCRIPT_TAGS, '').replace('</body>', `${appLoader}\n  </body>`);
+/** The page template: Docusaurus's default, with the head's `<script defer>` loop replaced by the loader above. */
+export const ssrTemplate = `
+<!DOCTYPE html>
+<html <%~ it.htmlAttributes %>>
+  <head>
+    <meta charset="UTF-8">
+    <meta name="generator" content="Docusaurus v<%= it.version %>">
+    <% it.metaAttributes.forEach((metaAttribute) => { %>
+      <%~ metaAttribute %>
+    <% }); %>
+    <%~ it.headTags %>
+    <% it.stylesheets.forEach((stylesheet) => { %>
+      <link rel="stylesheet" href="<%= it.baseUrl %><%= stylesheet %>" />
+    <% }); %>
+  </head>
+  <body <%~ it.bodyAttributes %>>
+    <%~ it.preBodyTags %>
+    <div id="__docusaurus"><%~ it.appHtml %></div>
+    <%~ it.postBodyTags %>
+${appLoader}
+  </body>
+</html>
+`;
