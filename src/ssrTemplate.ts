@@ -2,14 +2,14 @@
  * The HTML template of every built page (the `ssrTemplate` option of the site config).
  *
  * The template text is Docusaurus's default page template (packages/docusaurus/src/ssg/ssgTemplate.html.ts of
- * Docusaurus 3.10.2), copied here under its licence:
+ * Docusaurus 3.10.2), copied here under its license:
  *
  * Copyright (c) Facebook, Inc. and its affiliates.
  *
  * This source code is licensed under the MIT license found in the
  * LICENSE file in the root directory of this source tree.
  *
- * (The licence is the MIT License of the Docusaurus repository, also at node_modules/@docusaurus/core/LICENSE.)
+ * (The license is the MIT License of the Docusaurus repository, also at node_modules/@docusaurus/core/LICENSE.)
  *
  * One change: how the page's JavaScript starts. Docusaurus puts `<script defer>` tags in the head. A deferred script
  * runs as soon as the HTML is parsed, and when it has arrived by then (a fast network, or the cache) the browser

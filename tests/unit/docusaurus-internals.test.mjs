@@ -142,7 +142,10 @@ test("src/ssrTemplate.ts is still Docusaurus's default page template, but for ho
   // this says when the installed default has changed, so the copy can take the change: the default, less its
   // <script defer> loop, must be the copy less its app loader (whitespace aside).
   const path = join(packageDir('@docusaurus/core'), 'lib', 'ssg', 'ssgTemplate.html.js');
-  assert.ok(existsSync(path), '@docusaurus/core/lib/ssg/ssgTemplate.html.js is gone: compare src/ssrTemplate.ts by hand');
+  assert.ok(
+    existsSync(path),
+    '@docusaurus/core/lib/ssg/ssgTemplate.html.js is gone: compare src/ssrTemplate.ts by hand',
+  );
   const theirs = /`([\s\S]*)`/.exec(readFileSync(path, 'utf8'))[1];
   const scriptLoop = /<% it\.scripts\.forEach\(\(script\) => \{ %>\s*<script [\s\S]*?defer><\/script>\s*<% \}\); %>/;
   assert.match(theirs, scriptLoop, "the default template's <script defer> loop changed");
