@@ -3,7 +3,8 @@
 // lint:text, check:samples, spell, format:check, typecheck), one per core at a time. Each check's output is
 // printed when it ends, whole, and the command fails if any check fails. `--except NAME` leaves a check out (npm test
 // leaves out check:samples, whose work its unit test tests/unit/code-samples.test.mjs does in the same program as
-// the fixtures that prove it can fail).
+// the fixtures that prove it can fail, and check:samples:cli, which it runs as a step of its own once the app's
+// code is generated, so that the quick checks need not wait for it).
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every check CI runs, then the time each step and each test file took. The steps: the app's generated
-// code (the real CLI), the lint checks, the app's behavior suite with the claims check, the production build, its
-// size budget, and the unit, built-site, browser and fixture tests.
+// `npm test`: every check CI runs, then the time each step and each test file took. The steps: the quick lint checks
+// (Markdown, text, spelling, formatting, types), the app's generated code (the real CLI), the real CLI on the samples,
+// the app's behavior suite with the claims check, the production build, its size budget, and the unit, built-site,
+// browser and fixture tests.
 //
 // Steps run side by side where one does not need another's output, as many at a time as keep this machine's cores
 // busy: most steps leave a core idle for much of their run (the CLI and the TypeScript compiler use one core, tests
@@ -31,11 +32,18 @@ const nodeTest = (files) => [
 
 /** name: { run, after, cores }. The order is the order of preference among steps that may start. */
 const STEPS = {
+  // The quick checks first, so that a spelling or formatting mistake fails the run within a minute. The site's
+  // samples compile in tests/unit/code-samples.test.mjs, with the fixtures, in one program: not twice.
+  lint: {
+    run: [process.execPath, 'scripts/lint.mjs', '--except', 'check:samples', '--except', 'check:samples:cli'],
+    after: [],
+    cores: 1,
+  },
   // The route crawl: one browser per core (tests/e2e/routes.test.mjs).
   e2e: { run: nodeTest(['tests/e2e/*.test.mjs']), after: ['build'], cores: 2 },
-  // The site's samples compile in tests/unit/code-samples.test.mjs, with the fixtures, in one program: not twice.
-  lint: { run: [process.execPath, 'scripts/lint.mjs', '--except', 'check:samples'], after: ['app:generate'], cores: 2 },
-  build: { run: [npm, 'run', '--silent', 'build'], after: [], cores: 1.5 },
+  // The real CLI on copies of the app with the samples, two copies at a time (scripts/cli-samples.mjs).
+  'check:samples:cli': { run: [npm, 'run', '--silent', 'check:samples:cli'], after: ['app:generate'], cores: 2 },
+  build: { run: [npm, 'run', '--silent', 'build'], after: [], cores: 1 },
   'app:generate': { run: [npm, 'run', '--silent', 'app:generate'], after: [], cores: 1 },
   fixtures: { run: nodeTest(['tests/fixtures/*.test.mjs']), after: ['app:generate'], cores: 1 },
   'test:behaviour': { run: [npm, 'run', '--silent', 'test:behaviour'], after: ['app:generate'], cores: 1 },
