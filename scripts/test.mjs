@@ -9,13 +9,13 @@
 // wait for servers), so running them one after another left the machine half idle. Each step declares what it needs
 // (`after`) and about how many cores it keeps busy (`cores`); a step starts once what it needs has passed and the
 // cores of the steps running, its own included, stay within the budget: the machine's cores plus one, since the
-// figures are averages and a step's idle moments are what the next one fills (one step always may run). Longer
-// steps start first. A step's output is printed whole when it ends. After a failure no new step starts; the running ones
-// finish, and the command fails naming every step that failed.
+// figures are averages and a step's idle moments are what the next one fills (one step always may run). Among the
+// steps that may start, those listed first start first. A step's output is printed whole when it ends. After a
+// failure no new step starts; the running ones finish, and the command fails naming every step that failed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const nodeTest = (files) => [
@@ -124,7 +124,7 @@ try {
 } catch {}
 if (rows.length) {
   rows.sort((a, b) => b.s - a.s);
-  const width = Math.max(...rows.map((r) => relative('.', r.file).length));
+  const width = Math.max(...rows.map((r) => r.file.length));
   console.log('\nTime per test file:');
   for (const r of rows) console.log(`  ${r.file.padEnd(width)}  ${fmt(r.s)} s${r.failed ? '  (failed)' : ''}`);
 }

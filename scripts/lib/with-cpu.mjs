@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 /** CPU seconds of this process's finished children (NaN where /proc is missing). */
-export function childCpu() {
+function childCpu() {
   try {
     const fields = readFileSync('/proc/self/stat', 'utf8')
       .replace(/^.*\) /, '')

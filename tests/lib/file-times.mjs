@@ -3,7 +3,8 @@
 // for a file's own run, so a file's time is the span from its first dequeue (the runner starts its process; all
 // files are enqueued at once) to its last event, as they reach the runner (with --test-concurrency=1 the files run
 // one after another).
-// With $FILE_TIMES_JSON set, each file's row is also appended to that file, a JSON object per line.
+// With $FILE_TIMES_JSON set, each file's row is appended to that file instead, a JSON object per line: scripts/test.mjs
+// runs several test commands side by side and prints every file's time once, when they have all ended.
 import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -26,9 +27,10 @@ export default async function* fileTimes(source) {
     failed: t.failed,
   }));
   rows.sort((a, b) => b.s - a.s);
-  // scripts/test.mjs runs several test commands side by side and prints every file's time once they have all ended.
-  if (process.env.FILE_TIMES_JSON)
+  if (process.env.FILE_TIMES_JSON) {
     for (const r of rows) appendFileSync(process.env.FILE_TIMES_JSON, JSON.stringify(r) + '\n');
+    return;
+  }
   const width = Math.max(...rows.map((r) => r.file.length));
   yield '\nTime per test file:\n';
   for (const r of rows)
