@@ -5,7 +5,8 @@
 //   codes. Every other TypeScript block of the page (not pulled from the app, not a deliberate type error) is
 //   added with the app too, and must make the CLI report nothing.
 // - To keep the runs few, units (one marked block, or all the unmarked blocks of one page) are packed into shared
-//   copies: no two units of a copy export the same name, write the same file, or expect the same code. A copy
+//   copies: no two units of a copy export the same name, write the same file, or expect the same code, and units that
+//   expect nothing are packed apart from marked ones (so they cannot hide behind them). A copy
 //   passes when the codes it reports are exactly the union its units expect; when it does not, it is split in two
 //   and each half runs again, down to single units, so a failure names its block or page.
 // Copies live in examples/todo-app/.cli-samples-<pid>/ (so the app's node_modules resolve) and are removed after.
@@ -31,7 +32,7 @@ const PROJECT = ['package.json', 'tsconfig.json', 'pikku.config.json', 'src', 't
 /** Calls that make a project-wide singleton (a services factory, the auth set-up, the personas): one of each per copy. */
 const SINGLETONS =
   /\b(pikkuServices|pikkuWireServices|pikkuAddonServices|pikkuAuth|pikkuBetterAuth|definePersonas|pikkuConfig)\s*\(/g;
-const MAX_UNITS = 40;
+const MAX_UNITS = 100;
 
 const slug = (file) =>
   relative(ROOT, file)
@@ -113,7 +114,9 @@ export function stopperCodes(root = join(APP, 'node_modules', '@pikku')) {
 }
 
 /**
- * Packs units into copies: disjoint names (a singleton call counts as one), files and expected codes. A unit that
+ * Packs units into copies: disjoint names (a singleton call counts as one), files and expected codes. Units that
+ * expect nothing share copies only with each other, so an unmarked sample that makes the CLI report a code cannot hide
+ * behind a marked block that expects the same code in its copy. A unit that
  * expects a code the CLI throws (`stoppers`) gets a copy of its own, since the run ends there and could neither
  * report another unit's codes nor show that another unit's samples pass.
  */
@@ -125,14 +128,16 @@ export function pack(units, stoppers = new Set()) {
       copies.push({ units: [unit], names: unit.names, paths: unit.paths, want: new Set(unit.want), alone: true });
       continue;
     }
+    const quiet = unit.want.length === 0;
     const fits = (c) =>
       !c.alone &&
+      c.quiet === quiet &&
       c.units.length < MAX_UNITS &&
       ![...unit.names].some((n) => c.names.has(n)) &&
       ![...unit.paths].some((p) => c.paths.has(p)) &&
       !unit.want.some((w) => c.want.has(w));
     let copy = copies.find(fits);
-    if (!copy) copies.push((copy = { units: [], names: new Set(), paths: new Set(), want: new Set() }));
+    if (!copy) copies.push((copy = { units: [], names: new Set(), paths: new Set(), want: new Set(), quiet }));
     copy.units.push(unit);
     for (const n of unit.names) copy.names.add(n);
     for (const p of unit.paths) copy.paths.add(p);

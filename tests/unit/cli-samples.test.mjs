@@ -68,7 +68,7 @@ test('copies share no exported name, file, expected code or singleton call', () 
         }
     }
   }
-  assert.equal(copies.length, 2);
+  assert.equal(copies.length, 4, 'two copies of marked blocks and two of the others');
 });
 
 test('a copy passes when it reports exactly what its units expect; otherwise halves run until the culprit is named', async () => {
@@ -80,7 +80,11 @@ test('a copy passes when it reports exactly what its units expect; otherwise hal
   ];
   const calls = [];
   const { problems, runs } = await checkCliSamples(blocks, { runner: fakeRunner(calls), parallel: 1 });
-  assert.equal(calls[0].length, 4, 'one copy first');
+  assert.deepEqual(
+    calls.slice(0, 2).map((labels) => labels.length),
+    [2, 2],
+    'one copy of the marked blocks and one of the others first',
+  );
   assert.deepEqual(problems.map((p) => p.replace(/^.*docs\//, '')).sort(), [
     "noisy.mdx: pikku all on the app with this page's samples reports PKU851",
     'wrong.mdx:1: marked cli-error="PKU411" but pikku all on the app with this block reports PKU573',
@@ -90,7 +94,19 @@ test('a copy passes when it reports exactly what its units expect; otherwise hal
   const clean = [];
   const passed = await checkCliSamples(blocks.slice(0, 2), { runner: fakeRunner(clean), parallel: 1 });
   assert.deepEqual(passed.problems, []);
-  assert.equal(clean.length, 1, 'a passing copy runs once');
+  assert.equal(clean.length, 2, 'each passing copy (one marked, one not) runs once');
+});
+
+test('an unmarked sample that reports a code fails, even when a marked block of the run expects that code', async () => {
+  const blocks = [
+    block('marked.mdx', 1, 'export const a = 1 // reports PKU338', { 'cli-error': 'PKU338' }),
+    block('unmarked.mdx', 1, 'export const b = 1 // reports PKU338'),
+  ];
+  const { problems } = await checkCliSamples(blocks, { runner: fakeRunner([]), parallel: 1 });
+  assert.deepEqual(
+    problems.map((p) => p.replace(/^.*docs\//, '')),
+    ["unmarked.mdx: pikku all on the app with this page's samples reports PKU338"],
+  );
 });
 
 test('a run that exits non-zero without a code fails its block, whatever the block expects', async () => {
