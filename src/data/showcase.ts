@@ -22,4 +22,4 @@ export const wiringTabs: ShowcaseTab[] = [
 export const snippetKey = ({ file, region }: AppSnippet): string => (region ? `${file}#${region}` : file);
 export const showcaseSnippets: AppSnippet[] = [functionSample, ...wiringTabs];
 
-export const installCommand = 'npm create pikku@latest my-app';
+export const installCommand = 'npm create pikku@latest -- --name my-app';
