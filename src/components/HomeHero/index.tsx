@@ -23,8 +23,8 @@ export default function HomeHero(): ReactNode {
               {i < transports.length - 2 ? ', ' : i === transports.length - 2 ? ' and ' : ''}
             </span>
           ))}
-          , with validation, permissions and typed clients generated from your types. Adapters run the same code on
-          Express, Fastify, uWebSockets.js, Next.js, AWS Lambda and Cloudflare Workers.
+          , with input validation and typed clients generated from your types and the same permission checks on each.
+          Adapters run the same code on Express, Fastify, uWebSockets.js, Next.js, AWS Lambda and Cloudflare Workers.
         </p>
         <div className={styles.actions}>
           <Link className="button button--primary button--lg" to="/docs">
