@@ -9,7 +9,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Generated, typed clients',
-    body: 'The CLI writes a fetch client, a WebSocket client and an RPC client from your wirings, so the front end breaks at compile time, not in production.',
+    body: 'Name the files under clientFiles in pikku.config.json and the CLI writes a fetch client, a WebSocket client and an RPC client from your wirings, so the front end breaks at compile time, not in production.',
     href: '/docs/philosophy/typed-clients',
   },
   {
