@@ -9,7 +9,7 @@ export default function HomeHero(): ReactNode {
   return (
     <header className={styles.hero}>
       <div className="container">
-        <p className={styles.eyebrow}>Open-source TypeScript backend framework</p>
+        <p className={styles.eyebrow}>TypeScript backend framework, MIT-licensed at run time</p>
         <h1 className={styles.title}>
           Write the function once.
           <br />
