@@ -2,7 +2,7 @@ import { wireAddon } from '#pikku/addon'
 
 // #region wireAddon
 // Installs the team chat addon (addon-example/) under the namespace 'chat': its function is now callable as
-// rpc.invoke('chat:postToChat', { text }), and ref('chat:postToChat') can wire it to a route or a queue.
+// rpc.invoke('chat:postToChat', { text }). (ref('chat:postToChat') wires it to a route, but see chat-post.http.ts.)
 wireAddon({
   name: 'chat',
   package: '@todo-app/notify-addon',

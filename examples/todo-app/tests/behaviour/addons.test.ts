@@ -89,6 +89,44 @@ test('auth-true-403: wireAddon auth: true requires a session, though postToChat 
   assert.deepEqual(hook.received, [])
 })
 
+/** POST a chat message to one of the ref() routes of src/addons/chat-post.http.ts, as alice or with no session. */
+const postVia = async (route: string, session: boolean) => {
+  const response = await fetch(`${app.url}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(session ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ text: `via ${route}` }),
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+test('ref-route-session-lost: in 0.12.90 a ref("chat:postToChat") route refuses even a caller with a session when the addon has auth: true', async () => {
+  hook.received.length = 0
+  // The route's own check passes (alice has a session), but the session does not reach the rpc.invoke that the ref()
+  // proxy makes, and that inner call is where wireAddon auth: true applies. An app function that calls the addon
+  // itself (announceTodo, below) does not lose it.
+  const { status, body } = await postVia('/chat/post', true)
+  assert.equal(status, 403)
+  assert.equal(body.message, 'Authentication required')
+  assert.deepEqual(hook.received, [])
+})
+
+test('ref-route-addon-auth: on a ref() route with auth: false, wireAddon auth: true still refuses a caller without a session', async () => {
+  hook.received.length = 0
+  // The ref() proxy calls rpc.invoke('chat:postToChat'), which runs in the addon's package, where auth: true applies.
+  const { status, body } = await postVia('/chat/post-open', false)
+  assert.equal(status, 403)
+  assert.equal(body.message, 'Authentication required')
+  assert.deepEqual(hook.received, [])
+})
+
+test('ref-route-open-no-session: on a ref() route with auth: false, the bearer token of a caller does not reach the addon call either', async () => {
+  hook.received.length = 0
+  const { status, body } = await postVia('/chat/post-open', true)
+  assert.equal(status, 403)
+  assert.equal(body.message, 'Authentication required')
+  assert.deepEqual(hook.received, [])
+})
+
 test('addon-input-validated: the addon function input schema applies to namespaced calls', async () => {
   await assert.rejects(alice().invoke('chat:postToChat', { text: 42 }), { name: 'UnprocessableContentError' })
 })
