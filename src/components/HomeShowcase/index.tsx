@@ -19,8 +19,8 @@ export default function HomeShowcase(): ReactNode {
           This is <code>getTodo</code> from the team to-do app the docs build. The function knows nothing about HTTP or
           sockets: it gets its services, its input and the call's context, and returns a value. Each tab is a file of
           the same app that reaches it, or a function beside it, on another transport. Every transport calls the
-          function through the same runner, so input validation, permissions and the function's own middleware work the
-          same on each.
+          function through the same runner, so input validation, permissions and the function's own middleware run on
+          each.
         </p>
         <div className={styles.grid}>
           <div className={styles.pane}>
