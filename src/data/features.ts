@@ -19,7 +19,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Guards that follow the function',
-    body: "A function's session requirement, permissions and own middleware are declared once, on the function, and apply over HTTP, channels, RPC and MCP alike.",
+    body: "A function's permissions and own middleware, and a pikkuFunc's need for a session, are declared once, on the function, and apply over HTTP, channels, RPC and MCP alike.",
     href: '/docs/core-features/permission-guards',
   },
   {
