@@ -99,32 +99,28 @@ const postVia = async (route: string, session: boolean) => {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
-test('ref-route-session-lost: in 0.12.90 a ref("chat:postToChat") route refuses even a caller with a session when the addon has auth: true', async () => {
+/** The call to a ref() route was refused by the addon's auth: 403 'Authentication required', and nothing was posted. */
+const refusedByAddonAuth = async (route: string, session: boolean) => {
   hook.received.length = 0
+  const { status, body } = await postVia(route, session)
+  assert.deepEqual([status, body.message], [403, 'Authentication required'])
+  assert.deepEqual(hook.received, [])
+}
+
+test('ref-route-session-lost: in 0.12.90 a ref("chat:postToChat") route refuses even a caller with a session when the addon has auth: true', async () => {
   // The route's own check passes (alice has a session), but the session does not reach the rpc.invoke that the ref()
   // proxy makes, and that inner call is where wireAddon auth: true applies. An app function that calls the addon
   // itself (announceTodo, below) does not lose it.
-  const { status, body } = await postVia('/chat/post', true)
-  assert.equal(status, 403)
-  assert.equal(body.message, 'Authentication required')
-  assert.deepEqual(hook.received, [])
+  await refusedByAddonAuth('/chat/post', true)
 })
 
 test('ref-route-addon-auth: on a ref() route with auth: false, wireAddon auth: true still refuses a caller without a session', async () => {
-  hook.received.length = 0
   // The ref() proxy calls rpc.invoke('chat:postToChat'), which runs in the addon's package, where auth: true applies.
-  const { status, body } = await postVia('/chat/post-open', false)
-  assert.equal(status, 403)
-  assert.equal(body.message, 'Authentication required')
-  assert.deepEqual(hook.received, [])
+  await refusedByAddonAuth('/chat/post-open', false)
 })
 
 test('ref-route-open-no-session: on a ref() route with auth: false, the bearer token of a caller does not reach the addon call either', async () => {
-  hook.received.length = 0
-  const { status, body } = await postVia('/chat/post-open', true)
-  assert.equal(status, 403)
-  assert.equal(body.message, 'Authentication required')
-  assert.deepEqual(hook.received, [])
+  await refusedByAddonAuth('/chat/post-open', true)
 })
 
 test('addon-input-validated: the addon function input schema applies to namespaced calls', async () => {
