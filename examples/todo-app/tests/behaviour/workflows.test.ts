@@ -126,9 +126,11 @@ test('sleep-timer-resume-needs-queue: when the in-memory sleep timer fires, the 
   assert.equal(status.status, 'running')
   assert.deepEqual(status.steps.map((s: any) => s.name), ['Remind the owner', 'Give the owner a day'])
 
-  // The recovery sweep finds the run (nothing in flight) but cannot resume it either.
+  // The recovery sweep finds the run (nothing in flight) but cannot resume it either. A run counts as stalled when its
+  // last activity is before now minus stalledAfterMs, strictly; -1 also counts a run last touched in this millisecond,
+  // which 0 would skip on a fast machine.
   const recovery = await loggedErrors(async () => {
-    const { resumed } = await services.workflowService.recoverStalledRuns({ stalledAfterMs: 0 })
+    const { resumed } = await services.workflowService.recoverStalledRuns({ stalledAfterMs: -1 })
     assert.deepEqual(resumed, [])
   })
   assert.match(recovery.join('\n'), new RegExp(`Failed to resume stalled workflow run ${runId}: QueueService not configured`))
