@@ -29,7 +29,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Ready for AI agents',
-    body: 'Mark a function with mcp: true and it becomes a Model Context Protocol tool, with its schema generated from its types.',
+    body: 'Set mcp: true in the config of an exported function and it becomes a Model Context Protocol tool, with its schema generated from its types.',
     href: '/docs/mcp',
   },
   {
