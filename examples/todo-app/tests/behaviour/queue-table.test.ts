@@ -9,13 +9,14 @@ import { wireQueueWorker } from '#pikku/queue'
 import { sendReminder } from '../../src/functions/reminders.functions.js'
 import { PikkuMissingMetaError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
-import { InMemoryQueueService } from '@pikku/core/services'
+import { InMemoryQueueService, InMemorySessionStore } from '@pikku/core/services'
 import { pikkuState } from '@pikku/core/state'
 import { addFunction } from '@pikku/core/function'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
 import { TableQueueService } from '../../src/table-queue/table-queue-service.js'
 import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
+import type { UserSession } from '../../src/application-types.js'
 import { bootServices, nextInfoLog, storeDownFor, recordTraceIds, collectLogs, type Singletons } from './harness/queues.js'
 
 let services: Singletons
@@ -292,12 +293,18 @@ test('table-discard-dropped: a discarded job is dropped from the table, not retr
   }
 })
 
-test('session-func-worker-forbidden: a queue worker that is a pikkuFunc fails every job with ForbiddenError "Authentication required"', async () => {
-  // What the CLI generates for wireQueueWorker({ name: 'todo-reminders-by-owner', func: queueReminder }): metadata
-  // naming the function, then the wiring. Set up by hand so the app itself keeps no such mistake.
+/**
+ * What the CLI generates for wireQueueWorker({ name: 'todo-reminders-by-owner', func: queueReminder }): metadata naming
+ * the function, then the wiring. Set up by hand so the app itself keeps no such mistake.
+ */
+const wireSessionFuncWorker = () => {
   pikkuState(null, 'queue', 'meta')['todo-reminders-by-owner'] = { pikkuFuncId: 'queueReminder', name: 'todo-reminders-by-owner' } as any
   addFunction('queueReminder', queueReminder)
   wireQueueWorker({ name: 'todo-reminders-by-owner' as any, func: queueReminder as any })
+}
+
+test('session-func-worker-forbidden: a queue worker that is a pikkuFunc fails every job with ForbiddenError "Authentication required"', async () => {
+  wireSessionFuncWorker()
   const warnings = collectLogs(services, 'warn')
   try {
     const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Session needed', done: false })
@@ -311,5 +318,31 @@ test('session-func-worker-forbidden: a queue worker that is a pikkuFunc fails ev
     )
   } finally {
     warnings.restore()
+  }
+})
+
+test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets the session a sessionStore holds for that user, so a pikkuFunc worker runs', async () => {
+  wireSessionFuncWorker()
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
+  const sessionStore = new InMemorySessionStore<UserSession>()
+  await sessionStore.set('u-kim', { userId: 'u-kim', role: 'member' })
+  ;(services as any).sessionStore = sessionStore
+  const inserted: Array<{ pikkuUserId?: string }> = []
+  const insert = table.insert.bind(table)
+  table.insert = async (job) => (inserted.push(job), insert(job))
+  try {
+    const signed = new SignedQueueService(queueService, services.secrets, services.logger)
+    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Signed owner', done: false })
+    await signed.add('todo-reminders-by-owner', { todoId: todo.todoId }, { pikkuUserId: 'u-kim' })
+    const row = await table.claimNext('todo-reminders-by-owner')
+    const job = { id: row!.id, queueName: 'todo-reminders-by-owner', data: row!.data, status: () => 'active' as const }
+    // The worker's permission (isTodoOwner) passes with u-kim's session; the to-do has no due date, so no job is queued.
+    assert.deepEqual(await runQueueJob({ job: { ...job, pikkuUserId: inserted[0]!.pikkuUserId } }), { jobId: null })
+    // The same job with no claim has no session to load.
+    await assert.rejects(runQueueJob({ job }), (error: Error) => error.name === 'ForbiddenError')
+  } finally {
+    table.insert = insert
+    delete (services as any).sessionStore
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }
 })
