@@ -56,7 +56,7 @@ export const runtimes: Runtime[] = [
     pkg: '@pikku/cloudflare',
     kind: 'Serverless',
     href: '/docs/runtimes/cloudflare-functions',
-    runs: 'fetch, cron triggers and Durable Objects',
+    runs: 'fetch, cron triggers, Queues and Durable Objects',
   },
   {
     name: 'BullMQ',
