@@ -23,7 +23,7 @@ const { logger } = await createSingletonServices(config, {
   schedulerService: bull.getSchedulerService(),
 })
 
-// One BullMQ Worker for every wireQueueWorker in the project.
+// One BullMQ Worker for every queue worker the bootstrap registered.
 await bull.getQueueWorkers().registerQueues()
 logger.info('Queue workers running')
 

@@ -36,7 +36,7 @@ export default {
     return runFetch(request)
   },
 
-  // Runs the wired task whose schedule equals the cron trigger that fired.
+  // Runs the registered task whose schedule equals the cron trigger that fired.
   async scheduled(controller: Parameters<typeof runScheduled>[0], env: Env): Promise<void> {
     await setup(env)
     await runScheduled(controller)

@@ -15,7 +15,7 @@ const { logger } = await createSingletonServices(config, {
   schedulerService: pgBoss.getSchedulerService(),
 })
 
-// Polls PostgreSQL for the jobs of every wireQueueWorker in the project.
+// Polls PostgreSQL for the jobs of every queue worker the bootstrap registered.
 await pgBoss.getQueueWorkers().registerQueues()
 logger.info('Queue workers running')
 
