@@ -12,7 +12,7 @@ addGlobalMiddleware([authBearer({})])
 // #endregion bearerAuth
 
 // #region httpAuth
-// Every HTTP route, and every WebSocket upgrade on a server that runs channels locally, also runs the '*' group:
+// Every wireHTTP route, and every WebSocket upgrade on a server that runs channels locally, also runs the '*' group:
 // a browser's session cookie, then a script's API key. The generated bootstrap calls this factory.
 export const httpAuth = () =>
   addHTTPMiddleware('*', [
