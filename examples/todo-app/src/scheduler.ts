@@ -10,7 +10,7 @@ const config = await createConfig()
 // The tasks run with these services, so they must exist before the scheduler starts.
 const { logger } = await createSingletonServices(config)
 
-// One cron job per wireScheduler, on this machine's clock.
+// One cron job per registered scheduled task, on this machine's clock.
 const scheduler = new InMemorySchedulerService()
 await scheduler.start()
 logger.info('Scheduler running')
