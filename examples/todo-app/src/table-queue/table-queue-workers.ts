@@ -22,7 +22,7 @@ const configMappings: QueueConfigMapping = {
 // #endregion configMappings
 
 // #region startTableWorkers
-/** Starts one polling loop per wired queue worker; resolves with the config warnings per queue. */
+/** Starts one polling loop per registered queue worker; resolves with the config warnings per queue. */
 export const startTableWorkers = (table: JobTable, logger: Logger) =>
   registerQueueWorkers(configMappings, logger, async (queueName, worker) => {
     const batchSize = worker.config?.batchSize ?? 1
