@@ -5,8 +5,8 @@ import { authAPIKey, authBearer, authCookie } from '@pikku/core/middleware'
 // through the `jwt` service, and calls next(). The function runner rejects session functions called without one.
 
 // #region bearerAuth
-// Global middleware runs for every wiring. That reaches HTTP routes, WebSocket upgrades and MCP calls made over
-// HTTP; MCP calls never run the addHTTPMiddleware groups below. Where a call has no HTTP request (queue jobs,
+// Global middleware runs for every wiring. That reaches HTTP routes, WebSocket upgrades on a server that runs
+// channels locally, and MCP calls made over HTTP; MCP calls never run the addHTTPMiddleware groups below. Where a call has no HTTP request (queue jobs,
 // scheduled tasks, MCP over stdio), authBearer does nothing.
 addGlobalMiddleware([authBearer({})])
 // #endregion bearerAuth
