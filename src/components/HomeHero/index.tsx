@@ -24,7 +24,8 @@ export default function HomeHero(): ReactNode {
             </span>
           ))}
           , with input validation and typed clients generated from your types and the same permission checks on each.
-          Adapters run the same code on Express, Fastify, uWebSockets.js, Next.js, AWS Lambda and Cloudflare Workers.
+          Adapters run the same code on Express, Fastify, uWebSockets.js, Next.js, AWS Lambda, Cloudflare Workers and
+          more.
         </p>
         <div className={styles.actions}>
           <Link className="button button--primary button--lg" to="/docs">
