@@ -80,6 +80,26 @@ test('no-schema-name-no-data: validateSchema with no schema name refuses data wi
   })
 })
 
+test('express-no-schema-service-fails: without a schema service, PikkuExpressServer does not start: it compiles every schema as it is set up, and that throws', async () => {
+  const { PikkuExpressServer } = await import('@pikku/express')
+  const { stopSingletonServices } = await import('@pikku/core/utils')
+  const { createConfig } = await import('../../src/config.js')
+  const { createSingletonServices } = await import('../../src/services.js')
+  const services = await createSingletonServices(await createConfig())
+  services.logger.setLevel(LogLevel.critical)
+  const schema = services.schema
+  delete (services as { schema?: unknown }).schema
+  try {
+    await assert.rejects(async () => {
+      const server = new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' }, services.logger)
+      await server.init()
+    }, /^Error: SchemaService needs to be defined to load schemas$/)
+  } finally {
+    services.schema = schema
+    await stopSingletonServices()
+  }
+})
+
 test('ajv-express-init-fails: PikkuExpressServer.init() throws with AjvSchemaService as the app\'s schema service', async () => {
   const { PikkuExpressServer } = await import('@pikku/express')
   const { stopSingletonServices } = await import('@pikku/core/utils')
