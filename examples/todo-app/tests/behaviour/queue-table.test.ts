@@ -327,9 +327,6 @@ test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets th
   const sessionStore = new InMemorySessionStore<UserSession>()
   await sessionStore.set('u-kim', { userId: 'u-kim', role: 'member' })
   ;(services as any).sessionStore = sessionStore
-  const inserted: Array<{ pikkuUserId?: string }> = []
-  const insert = table.insert.bind(table)
-  table.insert = async (job) => (inserted.push(job), insert(job))
   try {
     const signed = new SignedQueueService(queueService, services.secrets, services.logger)
     const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Signed owner', done: false })
@@ -337,11 +334,11 @@ test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets th
     const row = await table.claimNext('todo-reminders-by-owner')
     const job = { id: row!.id, queueName: 'todo-reminders-by-owner', data: row!.data, status: () => 'active' as const }
     // The worker's permission (isTodoOwner) passes with u-kim's session; the to-do has no due date, so no job is queued.
-    assert.deepEqual(await runQueueJob({ job: { ...job, pikkuUserId: inserted[0]!.pikkuUserId } }), { jobId: null })
+    assert.match(row!.pikkuUserId!, /^pq1\./)
+    assert.deepEqual(await runQueueJob({ job: { ...job, pikkuUserId: row!.pikkuUserId } }), { jobId: null })
     // The same job with no claim has no session to load.
     await assert.rejects(runQueueJob({ job }), (error: Error) => error.name === 'ForbiddenError')
   } finally {
-    table.insert = insert
     delete (services as any).sessionStore
     delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }

@@ -80,39 +80,37 @@ test('no-schema-name-no-data: validateSchema with no schema name refuses data wi
   })
 })
 
-test('express-no-schema-service-fails: without a schema service, PikkuExpressServer does not start: it compiles every schema as it is set up, and that throws', async () => {
+/**
+ * The app's singleton services with `schema` replaced (or removed, for `undefined`), and a PikkuExpressServer set up
+ * on them: resolves with what its init() does, and restores and stops the services after.
+ */
+async function initExpressWithSchema(schema: (logger: ConsoleLogger) => unknown) {
   const { PikkuExpressServer } = await import('@pikku/express')
   const { stopSingletonServices } = await import('@pikku/core/utils')
   const { createConfig } = await import('../../src/config.js')
   const { createSingletonServices } = await import('../../src/services.js')
   const services = await createSingletonServices(await createConfig())
   services.logger.setLevel(LogLevel.critical)
-  const schema = services.schema
-  delete (services as { schema?: unknown }).schema
+  const own = services.schema
+  const replacement = schema(services.logger as ConsoleLogger)
+  if (replacement === undefined) delete (services as { schema?: unknown }).schema
+  else services.schema = replacement as typeof own
   try {
-    await assert.rejects(async () => {
-      const server = new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' }, services.logger)
-      await server.init()
-    }, /^Error: SchemaService needs to be defined to load schemas$/)
+    await new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' }, services.logger).init()
   } finally {
-    services.schema = schema
+    services.schema = own
     await stopSingletonServices()
   }
+}
+
+test('express-no-schema-service-fails: without a schema service, PikkuExpressServer does not start: it compiles every schema as it is set up, and that throws', async () => {
+  await assert.rejects(
+    initExpressWithSchema(() => undefined),
+    /^Error: SchemaService needs to be defined to load schemas$/,
+  )
 })
 
 test('ajv-express-init-fails: PikkuExpressServer.init() throws with AjvSchemaService as the app\'s schema service', async () => {
-  const { PikkuExpressServer } = await import('@pikku/express')
-  const { stopSingletonServices } = await import('@pikku/core/utils')
-  const { createConfig } = await import('../../src/config.js')
-  const { createSingletonServices } = await import('../../src/services.js')
-  const services = await createSingletonServices(await createConfig())
-  services.logger.setLevel(LogLevel.critical)
   // src/services.ts as it was before the app moved to CFWorkerSchemaService.
-  services.schema = new AjvSchemaService(services.logger)
-  try {
-    const server = new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' }, services.logger)
-    await assert.rejects(server.init(), DRAFT_2020_MISSING)
-  } finally {
-    await stopSingletonServices()
-  }
+  await assert.rejects(initExpressWithSchema((logger) => new AjvSchemaService(logger)), DRAFT_2020_MISSING)
 })
