@@ -326,7 +326,7 @@ test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets th
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
   const sessionStore = new InMemorySessionStore<UserSession>()
   await sessionStore.set('u-kim', { userId: 'u-kim', role: 'member' })
-  ;(services as any).sessionStore = sessionStore
+  services.sessionStore = sessionStore
   try {
     const signed = new SignedQueueService(queueService, services.secrets, services.logger)
     const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Signed owner', done: false })
@@ -339,7 +339,7 @@ test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets th
     // The same job with no claim has no session to load.
     await assert.rejects(runQueueJob({ job }), (error: Error) => error.name === 'ForbiddenError')
   } finally {
-    delete (services as any).sessionStore
+    delete services.sessionStore
     delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }
 })

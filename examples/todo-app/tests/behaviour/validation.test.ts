@@ -4,7 +4,7 @@
 import '#pikku/pikku-bootstrap.gen.js'
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ConsoleLogger, LogLevel } from '@pikku/core/services'
+import { ConsoleLogger, LogLevel, type SchemaService } from '@pikku/core/services'
 import { UnprocessableContentError, MissingSchemaError } from '@pikku/core/errors'
 import { compileAllSchemas, getSchema, validateSchema } from '@pikku/core/schema'
 import { AjvSchemaService } from '@pikku/schema-ajv'
@@ -81,10 +81,10 @@ test('no-schema-name-no-data: validateSchema with no schema name refuses data wi
 })
 
 /**
- * The app's singleton services with `schema` replaced (or removed, for `undefined`), and a PikkuExpressServer set up
- * on them: resolves with what its init() does, and restores and stops the services after.
+ * Sets up a PikkuExpressServer on the app's singleton services with `schema` as their schema service (none, for
+ * `undefined`): resolves with what its set-up does, and restores and stops the services after.
  */
-async function initExpressWithSchema(schema: (logger: ConsoleLogger) => unknown) {
+async function initExpressWithSchema(schema: SchemaService | undefined) {
   const { PikkuExpressServer } = await import('@pikku/express')
   const { stopSingletonServices } = await import('@pikku/core/utils')
   const { createConfig } = await import('../../src/config.js')
@@ -92,9 +92,8 @@ async function initExpressWithSchema(schema: (logger: ConsoleLogger) => unknown)
   const services = await createSingletonServices(await createConfig())
   services.logger.setLevel(LogLevel.critical)
   const own = services.schema
-  const replacement = schema(services.logger as ConsoleLogger)
-  if (replacement === undefined) delete (services as { schema?: unknown }).schema
-  else services.schema = replacement as typeof own
+  if (schema) services.schema = schema
+  else delete (services as Partial<typeof services>).schema
   try {
     await new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' }, services.logger).init()
   } finally {
@@ -105,12 +104,12 @@ async function initExpressWithSchema(schema: (logger: ConsoleLogger) => unknown)
 
 test('express-no-schema-service-fails: without a schema service, PikkuExpressServer does not start: it compiles every schema as it is set up, and that throws', async () => {
   await assert.rejects(
-    initExpressWithSchema(() => undefined),
+    initExpressWithSchema(undefined),
     /^Error: SchemaService needs to be defined to load schemas$/,
   )
 })
 
 test('ajv-express-init-fails: PikkuExpressServer.init() throws with AjvSchemaService as the app\'s schema service', async () => {
   // src/services.ts as it was before the app moved to CFWorkerSchemaService.
-  await assert.rejects(initExpressWithSchema((logger) => new AjvSchemaService(logger)), DRAFT_2020_MISSING)
+  await assert.rejects(initExpressWithSchema(new AjvSchemaService(logger)), DRAFT_2020_MISSING)
 })
