@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, splitFrontMatter } from './content.mjs';
 import { fencesOfFile, inFenceBody, readFences } from './fences.mjs';
-import { APP_DIR, TS_LANGS, readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
+import { APP_DIR, PULL_LANGS, TS_LANGS, readAppCode, visibleCode } from '../../src/plugins/remark-app-code.mjs';
 
 export const SKILLS_DIR = join(ROOT, 'docs', 'skills');
 
@@ -77,7 +77,7 @@ export function blocks(text, fences = readFences(text)) {
 
 /** The code a fence shows on the site: filled from the app for `file=` fences, without the cut prefix. */
 export function renderedCode(fence, appDir = APP_DIR) {
-  if (TS_LANGS.has(fence.lang) && fence.meta.file)
+  if (PULL_LANGS.has(fence.lang) && fence.meta.file)
     return visibleCode(readAppCode(fence.meta.file, fence.meta.region, appDir));
   return TS_LANGS.has(fence.lang) ? visibleCode(fence.code) : fence.code;
 }

@@ -1,6 +1,6 @@
 // remark-app-code: keeps the code samples of the site and the to-do app in examples/todo-app from drifting apart.
 //
-// In a ```ts / ```tsx fence:
+// In a ```ts / ```tsx fence (and, for `file=` alone, a ```json / ```jsonc one):
 // - `file="src/x.ts"` (relative to examples/todo-app) fills the empty block with that file, or with the lines
 //   between `// #region NAME` and `// #endregion NAME` when `region="NAME"` is given. The title defaults to the
 //   file's path. Region markers inside the shown code are dropped.
@@ -15,8 +15,10 @@ import { fileURLToPath } from 'node:url';
 export const APP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'todo-app');
 export const CUT = /^[ \t]*\/\/ ---cut---[ \t]*$/m;
 const REGION_MARK = /^[ \t]*\/\/ #(?:end)?region\b.*$/;
-/** The fence languages whose `file=` pulls app code. */
+/** The fence languages of TypeScript samples: compiled, or pulled from the app with `file=`. */
 export const TS_LANGS = new Set(['ts', 'tsx', 'typescript']);
+/** The fence languages whose `file=` pulls app code: TypeScript, and JSON for the app's config files. */
+export const PULL_LANGS = new Set([...TS_LANGS, 'json', 'jsonc']);
 
 /** Reads `key="value"` and `key=value` pairs of a fence's meta string. */
 export function parseMeta(meta = '') {
@@ -62,8 +64,9 @@ function visitCode(node, fn) {
 export default function remarkAppCode({ appDir = APP_DIR } = {}) {
   return (tree, vfile) => {
     visitCode(tree, (node) => {
-      if (!TS_LANGS.has(node.lang)) return;
+      if (!PULL_LANGS.has(node.lang)) return;
       const meta = parseMeta(node.meta);
+      if (!TS_LANGS.has(node.lang) && !meta.file) return;
       if (meta.file) {
         try {
           node.value = readAppCode(meta.file, meta.region, appDir);

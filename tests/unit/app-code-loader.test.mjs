@@ -8,7 +8,7 @@ import { loadModule } from '../lib/load.mjs';
 import { REPO } from '../lib/fixture-site.mjs';
 import { listMdxFiles } from '../../scripts/lib/content.mjs';
 import { fencesOfFile } from '../../scripts/lib/fences.mjs';
-import { APP_DIR, TS_LANGS } from '../../src/plugins/remark-app-code.mjs';
+import { APP_DIR, PULL_LANGS } from '../../src/plugins/remark-app-code.mjs';
 import appCodeLoader from '../../src/plugins/app-code-loader.mjs';
 
 const LOADER = join(REPO, 'src/plugins/app-code-loader.mjs');
@@ -22,7 +22,9 @@ function runLoader(source) {
 
 /** The app files the TypeScript fences of an MDX file pull, as remark-app-code sees the fences (MDX-parsed). */
 const pulledFiles = (file) =>
-  [...new Set(fencesOfFile(file).flatMap((f) => (TS_LANGS.has(f.lang) && f.attrs.file ? [f.attrs.file] : [])))].sort();
+  [
+    ...new Set(fencesOfFile(file).flatMap((f) => (PULL_LANGS.has(f.lang) && f.attrs.file ? [f.attrs.file] : []))),
+  ].sort();
 
 test('a fence that pulls an app file makes it a dependency; the source is returned as it is', () => {
   const source = [
