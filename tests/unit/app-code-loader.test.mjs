@@ -36,6 +36,8 @@ test('a fence that pulls an app file makes it a dependency; the source is return
     '```',
     '```json file="pikku.config.json"',
     '```',
+    '```text file="README.md"',
+    '```',
     '```ts title="src/other.ts"',
     'const profile="x"',
     '```',
@@ -44,8 +46,8 @@ test('a fence that pulls an app file makes it a dependency; the source is return
   assert.equal(out, source);
   assert.deepEqual(
     dependencies.map((d) => relative(APP_DIR, d)),
-    ['src/todo-store.ts', 'src/auth.ts', 'src/roles.ts'],
-    'ts, tsx fences with a file, quoted or not; not a JSON fence nor a fence without one',
+    ['src/todo-store.ts', 'src/auth.ts', 'src/roles.ts', 'pikku.config.json'],
+    'ts, tsx and json fences with a file, quoted or not; not a text fence nor a fence without one',
   );
 });
 
