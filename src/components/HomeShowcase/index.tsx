@@ -16,9 +16,9 @@ export default function HomeShowcase(): ReactNode {
           One function, every transport
         </h2>
         <p className={styles.intro}>
-          This is <code>getTodo</code> from the team to-do app the docs build. The function knows nothing about HTTP or
-          sockets: it gets its services, its input and the call's context, and returns a value. Each tab is a file of
-          the same app that reaches it, or a function beside it, on another transport. Every transport calls the
+          This is <code>getTodo</code> from the team to-do app the docs build. The function does not need to know about
+          HTTP or sockets: it gets its services, its input and the call's context, and returns a value. Each tab is a
+          file of the same app that reaches it, or a function beside it, on another transport. Every transport calls the
           function through the same runner, so input validation, permissions and the function's own middleware run on
           each.
         </p>
