@@ -3,7 +3,7 @@ import { postToChat } from './notify.functions.js'
 
 // #region notifyRoutes
 // A contract, not a wiring: the app that installs the addon decides whether and where to mount it,
-// and adds its own middleware and permissions there.
+// and adds its own middleware there.
 export const notifyRoutes = defineHTTPRoutes({
   basePath: '/notify',
   routes: {
