@@ -31,7 +31,8 @@ export const pollInbox = pikkuTriggerFunc<{ url: string; everySeconds: number },
           trigger.invoke(item)
         }
       } catch (error) {
-        // A failed poll is logged and retried on the next tick; throwing here would stop nothing.
+        // A failed poll is logged and retried on the next tick. Thrown instead, it would fail the source's start on the
+        // first poll, and on a later tick be an unhandled rejection, which ends a Node.js process.
         logger.warn(`Inbox poll failed: ${String(error)}`)
       }
     }
