@@ -24,7 +24,7 @@ app.use(pikkuExpressMiddleware({ logger, logRoutes: true, loadSchemas: true }))
 // Nothing that writes a response goes after this line.
 // #endregion mount
 
-// Runs the daily-digest task from src/wirings/digest.scheduler.ts in this process.
+// Runs every registered scheduled task (src/wirings/*.scheduler.ts), the daily digest among them, in this process.
 const scheduler = new InMemorySchedulerService()
 await scheduler.start()
 
