@@ -8,7 +8,7 @@ export const ReminderSenderSchema = z.email()
 defineVariable({
   name: 'escalationDelay',
   displayName: 'Escalation delay (hours)',
-  description: 'How long an open to-do may be overdue before an admin is told',
+  description: 'How many hours an open to-do may be overdue before it is listed for escalation',
   variableId: 'REMINDER_ESCALATION_HOURS',
   schema: EscalationHoursSchema,
 })
