@@ -1,4 +1,5 @@
-// The to-do app's queue worker process on Redis (@pikku/queue-bullmq): runs the todo-reminders jobs.
+// The to-do app's queue worker process on Redis (@pikku/queue-bullmq): runs the jobs of every registered queue
+// worker, todo-reminders among them.
 import '#pikku/pikku-bootstrap.gen.js'
 import { BullServiceFactory } from '@pikku/queue-bullmq'
 import { stopSingletonServices } from '@pikku/core/utils'
