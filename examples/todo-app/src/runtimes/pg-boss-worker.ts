@@ -1,4 +1,5 @@
-// The to-do app's queue worker process on PostgreSQL (@pikku/queue-pg-boss): runs the todo-reminders jobs.
+// The to-do app's queue worker process on PostgreSQL (@pikku/queue-pg-boss): runs the jobs of every registered
+// queue worker, todo-reminders among them.
 import '#pikku/pikku-bootstrap.gen.js'
 import { PgBossServiceFactory } from '@pikku/queue-pg-boss'
 import { stopSingletonServices } from '@pikku/core/utils'
