@@ -4,7 +4,7 @@ import type { Todo } from '../todo-store.js'
 /**
  * The board: the small surface the React front end calls through the public RPC endpoint (and so through the
  * generated React Query hooks). The REST functions in todos.functions.ts stay unexposed; these two are exposed on
- * purpose, each with a session requirement, and they reuse the REST functions rather than repeat them.
+ * purpose, each with a session requirement. setTodoDone reuses updateTodo; pageTodos reads the store itself.
  */
 
 const PAGE_SIZE = 20
