@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineCredential } from '#pikku/auth'
 import { defineSecret } from '#pikku/secrets'
 
-/** What a linked Google Calendar account gives the app: a short-lived access token, refreshed on read. */
+/** What a linked Google Calendar account gives the app: an access token, stored per user. */
 export const CalendarTokenSchema = z.object({ accessToken: z.string() })
 export type CalendarToken = z.infer<typeof CalendarTokenSchema>
 
