@@ -13,7 +13,8 @@ try {
     createSingletonServices,
   })
 } catch (error) {
-  // A CLIError has already printed its message; it carries the exit code to use.
+  // executeCLI has already printed the errors or the help for most CLIErrors (not "program not found"); each
+  // carries the exit code to use.
   if (error instanceof CLIError) process.exit(error.exitCode)
   throw error
 }
