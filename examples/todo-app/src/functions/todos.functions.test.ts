@@ -18,8 +18,8 @@ describe('to-do functions', () => {
   beforeEach(async () => {
     // The app's own factories, so each test gets a fresh in-memory store. The factory's generated return type
     // marks as optional every service that the generated manifest, .pikku/pikku-services.gen.ts, does not mark
-    // required. The cast to WiredServices claims more than the factory builds (it leaves out queueService,
-    // schedulerService and scopeService), which these tests never read.
+    // required. The cast to WiredServices claims more than the factory builds (it leaves out, among others,
+    // queueService, schedulerService and the agent services), which these tests never read.
     services = (await createSingletonServices(await createConfig())) as WiredServices
   })
 
