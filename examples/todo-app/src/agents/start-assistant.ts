@@ -1,5 +1,6 @@
-// An entry file that runs the to-do API with the assistant: the same services as src/start.ts, plus the three the
-// agent needs. They are passed to createSingletonServices as existing services, so the app keeps one factory.
+// An entry file that runs the to-do API with the assistant: the same services as src/start.ts, plus four for the
+// agent (runner, storage, run state and meta service). They are passed to createSingletonServices as existing
+// services, so the app keeps one factory.
 import '#pikku/pikku-bootstrap.gen.js'
 import { PikkuExpressServer } from '@pikku/express'
 import { InMemoryAgentRunStateService } from '@pikku/core/services'
