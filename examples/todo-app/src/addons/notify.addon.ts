@@ -6,7 +6,7 @@ import { wireAddon } from '#pikku/addon'
 wireAddon({
   name: 'chat',
   package: '@todo-app/notify-addon',
-  // Callers need a session; an addon can be made stricter by the app, never looser.
+  // Callers need a session. This flag can only add that check: auth: false removes none.
   auth: true,
 })
 // #endregion wireAddon
