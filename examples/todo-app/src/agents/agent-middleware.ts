@@ -11,7 +11,7 @@ export const todayInInstructions = pikkuAgentMiddleware({
 // #endregion todayInInstructions
 
 // #region toolAudit
-/** Logs every tool call an agent makes: which function, with what input, and how long it took. */
+/** Logs each tool call an agent runs: the tool's name, its input and how long it took. */
 export const toolAudit = pikkuAgentMiddleware({
   afterToolCall: ({ logger }, { toolName, args, durationMs }) => {
     logger.info(`agent called ${toolName} in ${durationMs} ms`, { args })
