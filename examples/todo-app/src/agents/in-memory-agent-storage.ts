@@ -3,7 +3,7 @@ import type { AgentStorageService } from '@pikku/core/services'
 
 // #region InMemoryAgentStorage
 /**
- * Threads, messages and working memory in a Map: for tests and local development. Everything is lost on restart
+ * Threads, messages and working memory in three Maps: for tests and local development. Everything is lost on restart
  * and nothing is shared between processes; in production use a database-backed AgentStorageService.
  */
 export class InMemoryAgentStorage implements AgentStorageService {
