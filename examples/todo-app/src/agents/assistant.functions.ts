@@ -24,8 +24,8 @@ type AssistantRun = {
 
 /**
  * What the app's clients get back from one turn with the assistant. The functions below declare their output as
- * `Readonly<AssistantTurn>`: at CLI 0.12.113 a named type used only as a whole input or output gets no schema
- * (PKU463), while one referenced from an inline type does.
+ * `Readonly<AssistantTurn>`: at CLI 0.12.113 a bare named type as a whole input or output can get no schema on a
+ * clean .pikku/ (PKU463), while a wrapped one is named after the function and always gets one.
  */
 export type AssistantTurn = {
   runId: string
