@@ -2,7 +2,7 @@ import { wireGateway } from '#pikku/gateway'
 import { slackAdapter } from './slack.adapter.js'
 import { slackMyTodos } from './slack.functions.js'
 
-// Slack POSTs events to this route; the adapter checks each request's signature before anything runs.
+// Slack POSTs events to this route; the adapter checks each request's signature before slackMyTodos runs.
 wireGateway({
   name: 'slack',
   type: 'webhook',
