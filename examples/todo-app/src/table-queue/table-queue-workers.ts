@@ -8,7 +8,7 @@ import type { Logger } from '@pikku/core/services'
 import type { JobTable } from './job-table.js'
 
 // #region configMappings
-/** Which fields of a worker's `config` this backend honors; the rest are dropped with a warning. */
+/** Which fields of a worker's `config` this backend honors; the rest are reported as ignored, with a warning. */
 const configMappings: QueueConfigMapping = {
   supported: {
     batchSize: { description: 'Jobs claimed per poll' },
