@@ -48,8 +48,8 @@ export const pollInbox = pikkuTriggerFunc<{ url: string; everySeconds: number },
 // #region createTodoFromInbox
 /**
  * The target: runs once per fired event, with no session, so it is a sessionless function. Its input is written
- * `Readonly<InboxItem>` rather than `InboxItem`: at CLI 0.12.113 a named type that is only ever a function's
- * whole input or output gets no schema (PKU463), while one referenced from an inline type does.
+ * `Readonly<InboxItem>` rather than `InboxItem`: at CLI 0.12.113 a bare named type as a whole input or output can
+ * get no schema on a clean .pikku/ (PKU463), while a wrapped one is named after the function and always gets one.
  */
 export const createTodoFromInbox = pikkuSessionlessFunc<Readonly<InboxItem>, Todo>({
   description: 'Create a to-do for an item assigned to a team member in the tracker',
