@@ -2,9 +2,10 @@ import { pikkuFunc } from '#pikku/function'
 import type { Todo } from '../todo-store.js'
 
 /**
- * The board: the small surface the React front end calls through the public RPC endpoint (and so through the
- * generated React Query hooks). The REST functions in todos.functions.ts stay unexposed; these two are exposed on
- * purpose, each with a session requirement. setTodoDone reuses updateTodo; pageTodos reads the store itself.
+ * The board: with countOpenTodos (summary.functions.ts), the small surface the React front end calls through the
+ * public RPC endpoint (and so through the generated React Query hooks). The REST functions in todos.functions.ts stay
+ * unexposed; these two are exposed on purpose, each with a session requirement. setTodoDone reuses updateTodo;
+ * pageTodos reads the store itself.
  */
 
 const PAGE_SIZE = 20
