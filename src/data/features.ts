@@ -9,7 +9,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Generated, typed clients',
-    body: 'Name the files under clientFiles in pikku.config.json and the CLI writes a fetch client, a WebSocket client and an RPC client from your wirings, so the front end breaks at compile time, not in production.',
+    body: 'Name the files under clientFiles in pikku.config.json and the CLI writes typed clients from your wirings, among them a fetch client, a WebSocket client and an RPC client, so the front end breaks at compile time, not in production.',
     href: '/docs/philosophy/typed-clients',
   },
   {
@@ -24,7 +24,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Ship only what a deployment uses',
-    body: 'A generated service manifest and CLI filters by tag, wiring type or directory keep each bundle to the functions it serves.',
+    body: 'A generated service manifest and CLI filters, such as by tag, wiring type or directory, keep each bundle to the functions it serves.',
     href: '/docs/philosophy/tree-shaking',
   },
   {
