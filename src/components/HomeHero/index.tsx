@@ -11,9 +11,9 @@ export default function HomeHero(): ReactNode {
       <div className="container">
         <p className={styles.eyebrow}>TypeScript backend framework, MIT-licensed at run time</p>
         <h1 className={styles.title}>
-          Write the function once.
+          Write functions once.
           <br />
-          <span className={styles.accent}>Wire it to everything.</span>
+          <span className={styles.accent}>Wire them to everything.</span>
         </h1>
         <p className={styles.lead}>
           Pikku turns plain async TypeScript functions into endpoints for{' '}
