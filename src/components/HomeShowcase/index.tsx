@@ -13,7 +13,7 @@ export default function HomeShowcase(): ReactNode {
     <section className={styles.section} aria-labelledby="showcase-heading">
       <div className="container">
         <h2 id="showcase-heading" className={styles.heading}>
-          One function, every transport
+          One kind of function, every transport
         </h2>
         <p className={styles.intro}>
           This is <code>getTodo</code> from the team to-do app the docs build. The function does not need to know about
