@@ -20,7 +20,7 @@ function runLoader(source) {
   return { dependencies, out };
 }
 
-/** The app files the TypeScript fences of an MDX file pull, as remark-app-code sees the fences (MDX-parsed). */
+/** The app files the fences of an MDX file pull, as remark-app-code sees the fences (MDX-parsed). */
 const pulledFiles = (file) =>
   [
     ...new Set(fencesOfFile(file).flatMap((f) => (PULL_LANGS.has(f.lang) && f.attrs.file ? [f.attrs.file] : []))),

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { APP, VENDOR } from '../../scripts/app.mjs';
 import { ROOT } from '../../scripts/lib/content.mjs';
 import { fencesOfFile } from '../../scripts/lib/fences.mjs';
+import { parseInstall } from '../../scripts/lib/skills.mjs';
 
 const PAGE = join(ROOT, 'src', 'pages', 'manual-setup.mdx');
 const fences = fencesOfFile(PAGE);
@@ -24,7 +25,7 @@ const appSpec = (name) => {
   return vendored.get(spec) ?? spec;
 };
 
-/** The paths at which `part` differs from `whole` or is not in it ('' when `part` is a part of `whole`). */
+/** The paths at which `part` differs from `whole` or is not in it (none when `part` is a part of `whole`). */
 function differences(part, whole, path = '') {
   if (part && typeof part === 'object' && !Array.isArray(part)) {
     if (!whole || typeof whole !== 'object' || Array.isArray(whole)) return [`${path || '(root)'}: not an object`];
@@ -50,9 +51,8 @@ test('each JSON file the manual setup types out is a part of the to-do app file 
 test('each package the manual setup installs is at the version the to-do app declares', () => {
   const installs = fences
     .filter((f) => f.lang === 'bash')
-    .flatMap((f) => f.code.split('\n').filter((line) => /^npm (install|i|add)\b/.test(line)))
-    .flatMap((line) => line.split(/\s+/).slice(2))
-    .filter((arg) => !arg.startsWith('-'));
+    .flatMap((f) => f.code.split('\n'))
+    .flatMap((line) => parseInstall(line)?.packages.map((p) => p.arg) ?? []);
   assert.ok(installs.length > 0, 'the page installs packages');
   const problems = installs.flatMap((arg) => {
     const [, name, version] = /^((?:@[^/@]+\/)?[^@]+)@(.+)$/.exec(arg) ?? [, arg, undefined];
