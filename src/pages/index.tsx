@@ -12,7 +12,7 @@ export default function Home(): ReactNode {
   return (
     <Layout
       title="TypeScript functions for HTTP, WebSockets, queues, cron, RPC and MCP"
-      description="Pikku is a TypeScript backend framework with MIT-licensed runtime packages: write functions once, wire them to HTTP, WebSocket channels, queues, scheduled tasks, RPC, MCP and the CLI, and deploy it to servers or serverless platforms."
+      description="Pikku is a TypeScript backend framework with MIT-licensed runtime packages: write functions once, wire them to HTTP, WebSocket channels, queues, scheduled tasks, RPC, MCP and the CLI, and deploy them to servers or serverless platforms."
     >
       {/* The hero is the page's own content: inside <main>, its <header> is not a second banner landmark. */}
       <main>
