@@ -20,9 +20,20 @@ export const VENDOR = join(ROOT, 'vendor', 'pikku');
 /** A command the app installs (pikku, tsc). */
 export const bin = (name) => join(APP, 'node_modules', '.bin', name);
 
+/**
+ * The vendored packages' manifest (vendor/pikku/manifest.json): { packages: [{ name, version, file, sha256, ... }],
+ * leftOut }, each package with `spec`, the dependency an app two folders below the root gives it
+ * (`file:../../vendor/pikku/<tarball>`).
+ */
+export function vendorManifest(dir = VENDOR) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  for (const p of manifest.packages) p.spec = `file:../../vendor/pikku/${p.file}`;
+  return manifest;
+}
+
 /** Problems with the vendored tarballs: a file missing, or a sha256 other than the manifest's. */
 export function vendorProblems(dir = VENDOR) {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const manifest = vendorManifest(dir);
   const problems = [];
   for (const { name, file, sha256 } of manifest.packages) {
     const path = join(dir, file);

@@ -61,7 +61,7 @@ import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './lib/content.mjs';
 import { parseSkill, parseInstall, runOrder, writeMode, mergeJSON } from './lib/skills.mjs';
-import { VENDOR } from './app.mjs';
+import { VENDOR, vendorManifest } from './app.mjs';
 import { CHECKS, SERVED_BY } from './skills-checks.mjs';
 
 const skillNames = () => {
@@ -88,8 +88,6 @@ export function collectInstalls(skills) {
       }
   return { wanted, problems };
 }
-
-const vendorManifest = () => JSON.parse(readFileSync(join(VENDOR, 'manifest.json'), 'utf8'));
 
 /** Runs npm once for the whole set; a package npm cannot find is dropped and named. Returns { dir, missing }. */
 function sharedInstall(wanted, log) {

@@ -3,13 +3,12 @@
 // the docs describe instead of asking the registry, which stops at core 0.12.84.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './content.mjs';
+import { VENDOR, vendorManifest } from '../app.mjs';
 
-const vendor = join(ROOT, 'vendor', 'pikku');
-const { packages } = JSON.parse(readFileSync(join(vendor, 'manifest.json'), 'utf8'));
+const { packages } = vendorManifest();
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 pkg.resolutions = {
   ...pkg.resolutions,
-  ...Object.fromEntries(packages.map((p) => [p.name, `file:${join(vendor, p.file)}`])),
+  ...Object.fromEntries(packages.map((p) => [p.name, `file:${join(VENDOR, p.file)}`])),
 };
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);

@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { APP, VENDOR, vendorProblems } from '../../scripts/app.mjs';
+import { APP, VENDOR, vendorManifest, vendorProblems } from '../../scripts/app.mjs';
 import { ROOT } from '../../scripts/lib/content.mjs';
 
-const manifest = JSON.parse(readFileSync(join(VENDOR, 'manifest.json'), 'utf8'));
+const manifest = vendorManifest();
 const appPkg = JSON.parse(readFileSync(join(APP, 'package.json'), 'utf8'));
 const appLock = JSON.parse(readFileSync(join(APP, 'package-lock.json'), 'utf8'));
 
@@ -40,7 +40,7 @@ test('the check names a tarball that was changed', () => {
 });
 
 test('the app installs each @pikku package from its tarball, and every transitive one resolves to the same file', () => {
-  const spec = (name) => `file:../../vendor/pikku/${manifest.packages.find((p) => p.name === name).file}`;
+  const spec = (name) => manifest.packages.find((p) => p.name === name).spec;
   const direct = Object.entries({ ...appPkg.dependencies, ...appPkg.devDependencies }).filter(([n]) =>
     n.startsWith('@pikku/'),
   );

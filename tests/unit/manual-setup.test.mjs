@@ -5,19 +5,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP, VENDOR } from '../../scripts/app.mjs';
+import { APP, vendorManifest } from '../../scripts/app.mjs';
 import { ROOT } from '../../scripts/lib/content.mjs';
 import { fencesOfFile } from '../../scripts/lib/fences.mjs';
 import { parseInstall } from '../../scripts/lib/skills.mjs';
 
 const PAGE = join(ROOT, 'src', 'pages', 'manual-setup.mdx');
 const fences = fencesOfFile(PAGE);
-const vendored = new Map(
-  JSON.parse(readFileSync(join(VENDOR, 'manifest.json'), 'utf8')).packages.map((p) => [
-    `file:../../vendor/pikku/${p.file}`,
-    p.version,
-  ]),
-);
+const vendored = new Map(vendorManifest().packages.map((p) => [p.spec, p.version]));
 const appPackage = JSON.parse(readFileSync(join(APP, 'package.json'), 'utf8'));
 /** What the app's package.json asks for a package: a vendored tarball as its version. */
 const appSpec = (name) => {
