@@ -1,0 +1,65 @@
+// The CLI reference (docs/cli.mdx) against the real CLI's own description of itself: the command metadata that
+// @pikku/cli ships (dist/.pikku/cli/pikku-cli-wirings-meta.gen.json, generated from its cli.wiring.ts). The global
+// options table lists exactly the CLI's global options with their short forms, every option the page names exists,
+// and every top-level command is named. The section on a project's own command-line programs is about the to-do
+// app's `todos` program, not `pikku`, and is left out.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { APP } from '../../scripts/app.mjs';
+import { ROOT } from '../../scripts/lib/content.mjs';
+
+const cliRoot = join(APP, 'node_modules', '@pikku', 'cli');
+const { pikku } = JSON.parse(
+  readFileSync(join(cliRoot, 'dist', '.pikku', 'cli', 'pikku-cli-wirings-meta.gen.json'), 'utf8'),
+).programs;
+
+const page = readFileSync(join(ROOT, 'docs', 'cli.mdx'), 'utf8');
+const OWN_PROGRAMS = '## Your own command-line programs';
+assert.ok(page.includes(OWN_PROGRAMS), `docs/cli.mdx has the section "${OWN_PROGRAMS}"`);
+const aboutPikku = page.slice(0, page.indexOf(OWN_PROGRAMS));
+
+const camel = (flag) => flag.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+/** Every option name of the CLI: the global ones and those of every command and subcommand. */
+const optionNames = new Set(Object.keys(pikku.options));
+(function walk(commands) {
+  for (const command of Object.values(commands ?? {})) {
+    for (const name of Object.keys(command.options ?? {})) optionNames.add(name);
+    walk(command.subcommands);
+  }
+})(pikku.commands);
+
+/** Flags the page names that are not pikku's: npm's and tsc's, and one it names as removed. */
+const NOT_PIKKU = new Map([
+  ['--save-dev', 'npm install'],
+  ['--noEmit', 'tsc, which --tsc runs'],
+  ['--noAuth', 'named as gone from `pikku enable`'],
+]);
+
+test('the global options table lists exactly the CLI global options, with their short forms', () => {
+  const section = aboutPikku.slice(aboutPikku.indexOf('## Global options'), aboutPikku.indexOf('## Generating code'));
+  const rows = [...section.matchAll(/^\| `([^`]+)` \|([^|]*)\|/gm)].map(([, cell, fallback]) => {
+    const short = cell.match(/^-([a-z]), /)?.[1];
+    const long = cell.match(/--([A-Za-z]+)/)[1];
+    return { long, short, fallback: fallback.trim() };
+  });
+  assert.deepEqual(rows.map((r) => r.long).sort(), Object.keys(pikku.options).sort());
+  for (const { long, short, fallback } of rows) {
+    assert.equal(short, pikku.options[long].short, `--${long}: the short form`);
+    const real = pikku.options[long].default;
+    if (real === true) assert.equal(fallback, `\`${real}\``, `--${long}: the default`);
+  }
+});
+
+test('every pikku option the page names exists, and the ones it calls gone do not', () => {
+  const named = new Set([...aboutPikku.matchAll(/`[^`\n]*?(--[A-Za-z][\w-]*)/g)].map((m) => m[1]));
+  const unknown = [...named].filter((flag) => !NOT_PIKKU.has(flag) && !optionNames.has(camel(flag.slice(2))));
+  assert.deepEqual(unknown, [], 'options named on docs/cli.mdx that @pikku/cli does not have');
+  assert.ok(!optionNames.has('noAuth'), 'the page says --noAuth is gone');
+});
+
+test('every top-level command is named as `pikku <command>`', () => {
+  const missing = Object.keys(pikku.commands).filter((name) => !new RegExp(`pikku ${name}\\b`).test(page));
+  assert.deepEqual(missing, []);
+});
