@@ -1,14 +1,15 @@
 // The CLI reference (docs/cli.mdx) against the real CLI's own description of itself: the command metadata that
 // @pikku/cli ships (dist/.pikku/cli/pikku-cli-wirings-meta.gen.json, generated from its cli.wiring.ts). The global
 // options table lists exactly the CLI's global options with their short forms, every option the page names exists,
-// and every top-level command is named. The section on a project's own command-line programs is about the to-do
+// and every top-level command is named; and on every page but the release posts (which describe the version they
+// announce), `pikku <command> --option` names an option of that command or a global one. The section on a project's own command-line programs is about the to-do
 // app's `todos` program, not `pikku`, and is left out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP } from '../../scripts/app.mjs';
-import { ROOT } from '../../scripts/lib/content.mjs';
+import { ROOT, listMdxFiles } from '../../scripts/lib/content.mjs';
 
 const cliRoot = join(APP, 'node_modules', '@pikku', 'cli');
 const { pikku } = JSON.parse(
@@ -62,4 +63,44 @@ test('every pikku option the page names exists, and the ones it calls gone do no
 test('every top-level command is named as `pikku <command>`', () => {
   const missing = Object.keys(pikku.commands).filter((name) => !new RegExp(`pikku ${name}\\b`).test(page));
   assert.deepEqual(missing, []);
+});
+
+/** The options `pikku <command ...>` takes: the global ones and those of each command on its path. */
+function optionsOf(path) {
+  const options = new Set(Object.keys(pikku.options));
+  let node = { subcommands: pikku.commands };
+  for (const word of path) {
+    node = node.subcommands[word];
+    for (const name of Object.keys(node.options ?? {})) options.add(name);
+  }
+  return options;
+}
+
+test('on every page, `pikku <command> --option` names an option that command takes', () => {
+  const wrong = [];
+  let checked = 0;
+  for (const file of listMdxFiles().filter((f) => !f.startsWith(join(ROOT, 'blog')))) {
+    const text = readFileSync(file, 'utf8');
+    // An inline code span, or a line of a fence: where a command and its options are written together.
+    const pieces = [...[...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]), ...text.split('\n')];
+    for (const piece of pieces)
+      for (const use of piece.matchAll(/(?:^|[\s(])(?:npx |yarn )?pikku ((?:[a-z][a-z-]* ?)+)([^`]*)/g)) {
+        const path = [];
+        let node = { subcommands: pikku.commands };
+        for (const word of use[1].trim().split(' ')) {
+          if (!node.subcommands?.[word]) break;
+          node = node.subcommands[word];
+          path.push(word);
+        }
+        if (!path.length) continue;
+        const options = optionsOf(path);
+        for (const [, flag] of use[2].matchAll(/(?:^|\s)--([A-Za-z][\w-]*)/g)) {
+          checked++;
+          if (!options.has(camel(flag)))
+            wrong.push(`${file.slice(ROOT.length + 1)}: pikku ${path.join(' ')} --${flag}`);
+        }
+      }
+  }
+  assert.ok(checked > 0, 'the pages name options of pikku commands');
+  assert.deepEqual(wrong, []);
 });
