@@ -104,3 +104,35 @@ test('on every page, `pikku <command> --option` names an option that command tak
   assert.ok(checked > 0, 'the pages name options of pikku commands');
   assert.deepEqual(wrong, []);
 });
+
+/** Commands the pages name as absent from this CLI: `console` was removed, `prebuild` never was one. */
+const ABSENT = new Set(['console', 'prebuild']);
+
+test('on every page, a `pikku ...` command line names a command (and subcommand) the CLI has', () => {
+  const wrong = [];
+  let checked = 0;
+  for (const file of listMdxFiles().filter((f) => !f.startsWith(join(ROOT, 'blog')))) {
+    const text = readFileSync(file, 'utf8');
+    const lines = [
+      ...[...text.matchAll(/`((?:npx |yarn )?pikku [^`\n]+)`/g)].map((m) => m[1]),
+      ...text.split('\n').filter((line) => /^\s*(?:npx |yarn )?pikku /.test(line)),
+    ];
+    for (const line of lines) {
+      const [name, sub] = line.replace(/^\s*(?:npx |yarn )?pikku /, '').split(/\s+/);
+      checked++;
+      const command = pikku.commands[name];
+      if (ABSENT.has(name)) assert.ok(!command, `pikku ${name} is named as absent`);
+      else if (/^[[<]/.test(name)) continue;
+      else if (!command) wrong.push(`${file.slice(ROOT.length + 1)}: ${line}`);
+      else if (
+        command.subcommands &&
+        !command.positionals?.length &&
+        /^[a-z][a-z-]*$/.test(sub ?? '') &&
+        !command.subcommands[sub]
+      )
+        wrong.push(`${file.slice(ROOT.length + 1)}: ${line} (no subcommand ${sub})`);
+    }
+  }
+  assert.ok(checked > 0);
+  assert.deepEqual(wrong, []);
+});
