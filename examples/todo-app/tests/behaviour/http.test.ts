@@ -400,9 +400,14 @@ test('middleware-own-route-first: with Express routes before pikkuExpressMiddlew
   })
   try {
     assert.equal(await (await fetch(`${mounted.url}/legacy/ping`)).text(), 'pong')
-    assert.equal((await fetch(`${mounted.url}/health`)).status, 200)
+    const health = await fetch(`${mounted.url}/health`)
+    assert.equal(health.status, 200)
+    assert.deepEqual(await health.json(), { status: 'ok' })
     assert.equal((await fetch(`${mounted.url}/todos`)).status, 403)
-    assert.equal((await fetch(`${mounted.url}/no-such-route`)).status, 404)
+    const unknown = await fetch(`${mounted.url}/no-such-route`)
+    assert.equal(unknown.status, 404)
+    assert.match(unknown.headers.get('content-type') ?? '', /application\/json/)
+    assert.equal((await unknown.json()).name, 'NotFoundError')
   } finally {
     await mounted.close()
   }
