@@ -24,8 +24,9 @@ type AssistantRun = {
 
 /**
  * What the app's clients get back from one turn with the assistant. The functions below declare their output as
- * `Readonly<AssistantTurn>`: at CLI 0.12.113 a bare named type as a whole input or output can get no schema on a
- * clean .pikku/ (PKU463), while a wrapped one is named after the function and always gets one.
+ * `Readonly<AssistantTurn>`: at CLI 0.12.113 a bare named type as a whole input or output is reported as PKU463 on
+ * a clean .pikku/ even when it is exported and its schema is written, while a wrapped one is named after the
+ * function and is not reported.
  */
 export type AssistantTurn = {
   runId: string
