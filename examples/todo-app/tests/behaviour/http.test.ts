@@ -351,7 +351,8 @@ test('error-status-table: the statuses core registers for its error classes', ()
     assert.equal(details.status, status, (errorClass as { name: string }).name)
     assert.equal(details.mcpCode, mcpCode, (errorClass as { name: string }).name)
   }
-  // The app's own error, registered by src/errors.ts when the bootstrap loads it.
+  // The app's own error, registered by src/errors.ts as soon as a module imports it: here this test file does, since
+  // nothing in the app's src imports it yet.
   assert.equal(registry.get(TodoLimitReachedError)?.status, 409)
 })
 
