@@ -17,9 +17,9 @@ export const isTodoOpen = pikkuSessionlessFunc<{ todoId: string }, { open: boole
 // #endregion isTodoOpen
 
 // #region escalateTodo
-/** Tells the admins about a to-do that is still open after its owner was reminded. */
+/** Escalates a to-do that is still open after its owner was reminded: in this app, a warning in the log. */
 export const escalateTodo = pikkuSessionlessFunc<{ todoId: string }, { escalationKey: string }>({
-  description: 'Tell the admins that a to-do is still open after its reminder',
+  description: 'Escalate a to-do that is still open after its reminder, with a warning in the log',
   errors: [NotFoundError],
   func: async ({ todoStore, logger }, { todoId }, { workflowStep }) => {
     const todo = await todoStore.get(todoId)

@@ -2,7 +2,7 @@ import { pikkuWorkflowFunc } from '#pikku/workflow'
 
 // #region todoReminderWorkflow
 /**
- * Remind the owner of a to-do, give them a day, and escalate to an admin if it is still open.
+ * Remind the owner of a to-do, give them a day, and escalate it if it is still open (`escalateTodo` logs a warning).
  * Every awaited `workflow.*` call is a durable step: its result is stored, so a run that is
  * resumed after the day-long sleep replays the earlier steps from the store instead of running them again.
  * The input is one named parameter (`input`), not destructured: the CLI reads each step's data as references to it.
@@ -12,7 +12,7 @@ export const todoReminderWorkflow = pikkuWorkflowFunc<
   { outcome: 'closed' | 'done-after-reminder' | 'escalated' }
 >({
   title: 'Remind, then escalate',
-  description: 'Remind the owner of a due to-do, wait a day, and escalate to an admin if it is still open',
+  description: 'Remind the owner of a to-do, wait a day, and escalate it if it is still open',
   func: async (_services, input, { workflow }) => {
     const reminder = await workflow.do('Remind the owner', 'sendReminder', { todoId: input.todoId }, { retries: 3, retryDelay: '30s' })
     if (!reminder.reminded) {
