@@ -199,6 +199,11 @@ test('step-retries-exhausted: with retries 3 a failing step is called three time
     assert.equal(status.status, 'failed')
     assert.deepEqual(status.error, { message: 'store down' })
     assert.deepEqual(status.steps.map((s: any) => [s.name, s.status, s.attempts]), [['Remind the owner', 'failed', 3]])
+    const history = await services.workflowService.getRunHistory(failed.id)
+    assert.deepEqual(
+      history.filter((s: any) => s.stepName === 'Remind the owner').map((s: any) => [s.attemptCount, s.status]),
+      [[1, 'failed'], [2, 'failed'], [3, 'failed']],
+    )
   } finally {
     services.todoStore.get = realGet
     mock.timers.reset()
