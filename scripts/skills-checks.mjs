@@ -301,7 +301,7 @@ export const CHECKS = {
       },
     ],
     [
-      /^Connected without the `-H` header, the socket still opens, but every message is answered/,
+      /^Connected without the `-H` header, the socket still opens, but every message to one of its routes is answered/,
       async (t) => {
         const s = await wsSession(t, '/todos/live');
         try {
