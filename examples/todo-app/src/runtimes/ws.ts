@@ -20,7 +20,7 @@ app.use(express.json())
 app.use(pikkuExpressMiddleware({ logger, loadSchemas: true }))
 const server = createServer(app)
 
-// Upgrade requests: noServer, so Pikku decides on each one; the cap replaces ws's 100 MB default.
+// Upgrade requests: noServer, so Pikku decides on each one; the cap replaces ws's 100 MiB default.
 const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_WS_MAX_PAYLOAD })
 pikkuWebsocketHandler({ server, wss, logger, logRoutes: true })
 // @pikku/ws 0.12.9 puts no 'error' listener on the sockets it accepts, so a frame over maxPayload would end the
