@@ -21,7 +21,7 @@ await app.register(pikkuFastifyPlugin, {
     logger,
     logRoutes: true,
     loadSchemas: true,
-    // Becomes the catch-all route's bodyLimit; without it Fastify's own 1 MB limit applies.
+    // Becomes the catch-all route's bodyLimit; without it Fastify's own 1 MiB limit applies.
     maxBodySize: 2 * 1024 * 1024,
   },
 })

@@ -235,7 +235,7 @@ test('express-health-check: PikkuExpressServer answers GET /health-check itself 
   assert.deepEqual(await response.json(), { status: 'ok' })
 })
 
-test('express-body-limit-413: PikkuExpressServer\'s JSON parser refuses a body over 1 MB with 413 before Pikku runs', async () => {
+test('express-body-limit-413: PikkuExpressServer\'s JSON parser refuses a body over 1 MiB with 413 before Pikku runs', async () => {
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
     headers: { ...alice, ...json },
