@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { ConsoleLogger, LogLevel, type SchemaService } from '@pikku/core/services'
 import { UnprocessableContentError, MissingSchemaError } from '@pikku/core/errors'
-import { compileAllSchemas, getSchema, validateSchema } from '@pikku/core/schema'
+import { addSchema, coerceTopLevelDataFromSchema, compileAllSchemas, getSchema, validateSchema } from '@pikku/core/schema'
 import { AjvSchemaService } from '@pikku/schema-ajv'
 import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
 
@@ -57,6 +57,30 @@ test('schema-keys: getSchemaKeys lists a schema\'s top-level properties, and is 
   cf.compileSchema('UpdateTodoInput', getSchema('UpdateTodoInput'))
   assert.deepEqual(cf.getSchemaKeys('UpdateTodoInput'), ['todoId', 'title', 'done', 'dueAt'])
   assert.deepEqual(cf.getSchemaKeys('NoSuchSchema'), [])
+})
+
+test('date-time-coerced-422: coerceDataFromSchema turns a top-level date-time property into a Date (an Invalid Date when the caller left it out), which both schema services then refuse with 422', async () => {
+  // What the function runner does before validation when coerceDataFromSchema is on (the HTTP runner's default):
+  // coerceTopLevelDataFromSchema, then validateSchema. The app has no date-time input, so a schema of its own.
+  addSchema('DueAtProbeInput', {
+    type: 'object',
+    properties: { dueAt: { type: 'string', format: 'date-time' }, tags: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  })
+  const given = { dueAt: '2026-12-01T09:00:00Z', tags: 'home,urgent' }
+  coerceTopLevelDataFromSchema('DueAtProbeInput', given)
+  assert.ok((given.dueAt as unknown) instanceof Date)
+  assert.deepEqual(given.tags, ['home', 'urgent'])
+  const leftOut: Record<string, unknown> = {}
+  coerceTopLevelDataFromSchema('DueAtProbeInput', leftOut)
+  assert.ok(leftOut.dueAt instanceof Date && Number.isNaN(leftOut.dueAt.getTime()))
+  for (const service of [new CFWorkerSchemaService(logger), new AjvSchemaService(logger)]) {
+    service.compileSchema('DueAtProbeInput', getSchema('DueAtProbeInput'))
+    for (const data of [given, leftOut])
+      await assert.rejects(validateSchema(logger, service, 'DueAtProbeInput', data), UnprocessableContentError)
+    // Without the coercion the same string passes.
+    await validateSchema(logger, service, 'DueAtProbeInput', { dueAt: '2026-12-01T09:00:00Z' })
+  }
 })
 
 test('no-schema-service-skips: with no schema service, validateSchema lets data that does not match through', async () => {
