@@ -200,7 +200,7 @@ test('supports-results: BullQueueService says it keeps results', () => {
   assert.equal(bull.getQueueService().supportsResults, true)
 })
 
-test('get-job-unknown-queue-throws: getJob throws "Queue \'...\' not found." for a queue this process has not published to', async () => {
+test('get-job-unknown-queue-throws: getJob throws "Queue \'...\' not found." for a queue this service instance has not published to', async () => {
   const fresh = new BullQueueService({ host: redis.host, port: redis.port })
   await assert.rejects(fresh.getJob('todo-cleanup', '1'), { message: "Queue 'todo-cleanup' not found." })
 })
