@@ -2,8 +2,8 @@
 // @pikku/cli ships (dist/.pikku/cli/pikku-cli-wirings-meta.gen.json, generated from its cli.wiring.ts). The global
 // options table lists exactly the CLI's global options with their short forms, every option the page names exists,
 // and every top-level command is named; and on every page but the release posts (which describe the version they
-// announce), `pikku <command> --option` names an option of that command or a global one. The section on a project's own command-line programs is about the to-do
-// app's `todos` program, not `pikku`, and is left out.
+// announce), `pikku <command> --option` names an option of that command or a global one. The section on a project's
+// own command-line programs is about the to-do app's `todos` program, not `pikku`, and is left out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
