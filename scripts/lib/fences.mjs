@@ -43,9 +43,13 @@ const OPENING = /^(`{3,}|~{3,})[ \t]*(.*?)[ \t]*$/;
  * `file` and the line.
  */
 export function readFences(source, { file } = {}) {
-  let tree;
+  return fencesOfTree(parse(source, file), source, { file });
+}
+
+/** The MDX tree of `source`; a source that does not parse throws, naming `file` and the line. */
+function parse(source, file) {
   try {
-    tree = parser.parse(source);
+    return parser.parse(source);
   } catch (error) {
     // A few messages (an unclosed JSX tag) carry their place only in their text: "... (3:1-3:6)".
     const place = /\((\d+):(\d+)(?:-\d+:\d+)?\)$/.exec(error.reason ?? '');
@@ -54,7 +58,6 @@ export function readFences(source, { file } = {}) {
       cause: error,
     });
   }
-  return fencesOfTree(tree, source, { file });
 }
 
 /**
@@ -96,9 +99,27 @@ export const inFenceBody = (fences, line) => fences.some((f) => line > f.line &&
 
 const cache = new Map();
 
-/** readFences of a file, read and parsed once per process (the result is frozen: copy before changing). */
-export function fencesOfFile(file) {
+/** A file's source, tree and fences, read and parsed once per process. */
+function readFile(file) {
   const path = resolve(file);
-  if (!cache.has(path)) cache.set(path, readFences(readFileSync(path, 'utf8'), { file: path }));
+  if (!cache.has(path)) {
+    const source = readFileSync(path, 'utf8');
+    const tree = parse(source, path);
+    cache.set(path, { tree, fences: fencesOfTree(tree, source, { file: path }) });
+  }
   return cache.get(path);
+}
+
+/** readFences of a file, read and parsed once per process (the result is frozen: copy before changing). */
+export const fencesOfFile = (file) => readFile(file).fences;
+
+/** The inline code spans of a file's prose, in page order: { code, line }, from the same parse as its fences. */
+export function inlineCodeOfFile(file) {
+  const found = [];
+  const walk = (node) => {
+    if (node.type === 'inlineCode') found.push({ code: node.value, line: node.position.start.line });
+    node.children?.forEach(walk);
+  };
+  walk(readFile(file).tree);
+  return found;
 }

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP } from '../../scripts/app.mjs';
 import { ROOT, listMdxFiles } from '../../scripts/lib/content.mjs';
+import { fencesOfFile, inlineCodeOfFile } from '../../scripts/lib/fences.mjs';
 
 const cliRoot = join(APP, 'node_modules', '@pikku', 'cli');
 const { pikku } = JSON.parse(
@@ -76,30 +77,51 @@ function optionsOf(path) {
   return options;
 }
 
+/**
+ * Every `pikku ...` command the pages but the release posts write, once each: from an inline code span or a line of
+ * a fence (the shared fence reader's parse), as { where, words, rest }: `words` the lower-case words after `pikku`
+ * (the command path and maybe more), `rest` what follows them.
+ */
+const uses = listMdxFiles()
+  .filter((f) => !f.startsWith(join(ROOT, 'blog')))
+  .flatMap((file) => {
+    const name = file.slice(ROOT.length + 1);
+    const pieces = [
+      ...inlineCodeOfFile(file),
+      ...fencesOfFile(file).flatMap((f) => f.code.split('\n').map((code, i) => ({ code, line: f.line + 1 + i }))),
+    ];
+    return pieces.flatMap(({ code, line }) =>
+      [...code.matchAll(/(?:^|[\s(])(?:npx |yarn )?pikku ((?:[a-z][a-z0-9-]* ?)+|[[<]\S*)([^`]*)/g)].map((m) => ({
+        where: `${name}:${line}`,
+        words: m[1].trim().split(' '),
+        rest: m[2],
+      })),
+    );
+  });
+
+/** The command path a use names: its leading words that are a command and subcommands of the CLI. */
+function pathOf(words) {
+  const path = [];
+  let node = { subcommands: pikku.commands };
+  for (const word of words) {
+    if (!node.subcommands?.[word]) break;
+    node = node.subcommands[word];
+    path.push(word);
+  }
+  return path;
+}
+
 test('on every page, `pikku <command> --option` names an option that command takes', () => {
   const wrong = [];
   let checked = 0;
-  for (const file of listMdxFiles().filter((f) => !f.startsWith(join(ROOT, 'blog')))) {
-    const text = readFileSync(file, 'utf8');
-    // An inline code span, or a line of a fence: where a command and its options are written together.
-    const pieces = [...[...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]), ...text.split('\n')];
-    for (const piece of pieces)
-      for (const use of piece.matchAll(/(?:^|[\s(])(?:npx |yarn )?pikku ((?:[a-z][a-z-]* ?)+)([^`]*)/g)) {
-        const path = [];
-        let node = { subcommands: pikku.commands };
-        for (const word of use[1].trim().split(' ')) {
-          if (!node.subcommands?.[word]) break;
-          node = node.subcommands[word];
-          path.push(word);
-        }
-        if (!path.length) continue;
-        const options = optionsOf(path);
-        for (const [, flag] of use[2].matchAll(/(?:^|\s)--([A-Za-z][\w-]*)/g)) {
-          checked++;
-          if (!options.has(camel(flag)))
-            wrong.push(`${file.slice(ROOT.length + 1)}: pikku ${path.join(' ')} --${flag}`);
-        }
-      }
+  for (const { where, words, rest } of uses) {
+    const path = pathOf(words);
+    if (!path.length) continue;
+    const options = optionsOf(path);
+    for (const [, flag] of rest.matchAll(/(?:^|\s)--([A-Za-z][\w-]*)/g)) {
+      checked++;
+      if (!options.has(camel(flag))) wrong.push(`${where}: pikku ${path.join(' ')} --${flag}`);
+    }
   }
   assert.ok(checked > 0, 'the pages name options of pikku commands');
   assert.deepEqual(wrong, []);
@@ -110,29 +132,15 @@ const ABSENT = new Set(['console', 'prebuild']);
 
 test('on every page, a `pikku ...` command line names a command (and subcommand) the CLI has', () => {
   const wrong = [];
-  let checked = 0;
-  for (const file of listMdxFiles().filter((f) => !f.startsWith(join(ROOT, 'blog')))) {
-    const text = readFileSync(file, 'utf8');
-    const lines = [
-      ...[...text.matchAll(/`((?:npx |yarn )?pikku [^`\n]+)`/g)].map((m) => m[1]),
-      ...text.split('\n').filter((line) => /^\s*(?:npx |yarn )?pikku /.test(line)),
-    ];
-    for (const line of lines) {
-      const [name, sub] = line.replace(/^\s*(?:npx |yarn )?pikku /, '').split(/\s+/);
-      checked++;
-      const command = pikku.commands[name];
-      if (ABSENT.has(name)) assert.ok(!command, `pikku ${name} is named as absent`);
-      else if (/^[[<]/.test(name)) continue;
-      else if (!command) wrong.push(`${file.slice(ROOT.length + 1)}: ${line}`);
-      else if (
-        command.subcommands &&
-        !command.positionals?.length &&
-        /^[a-z][a-z-]*$/.test(sub ?? '') &&
-        !command.subcommands[sub]
-      )
-        wrong.push(`${file.slice(ROOT.length + 1)}: ${line} (no subcommand ${sub})`);
-    }
+  for (const { where, words } of uses) {
+    const [name, sub] = words;
+    const command = pikku.commands[name];
+    if (ABSENT.has(name)) assert.ok(!command, `pikku ${name} is named as absent`);
+    else if (/^[[<]/.test(name)) continue;
+    else if (!command) wrong.push(`${where}: pikku ${words.join(' ')}`);
+    else if (command.subcommands && !command.positionals?.length && sub && !command.subcommands[sub])
+      wrong.push(`${where}: pikku ${words.join(' ')} (no subcommand ${sub})`);
   }
-  assert.ok(checked > 0);
+  assert.ok(uses.length > 0);
   assert.deepEqual(wrong, []);
 });
