@@ -141,6 +141,14 @@ test('upgrade-unknown-path-404: an upgrade on a path no channel has is refused w
   assert.equal(await upgradeStatus(`${app.wsUrl}/no-such-channel`), 404)
 })
 
+test('upgrade-query-without-input-422: the todos channel declares no opening data, so any query parameter on the upgrade is refused with 422', async () => {
+  // channelMeta.input is null for this channel (its onConnect takes no input); openChannel hands the query to
+  // validateSchema, which answers 'No data expected' for data without a schema.
+  assert.equal(await upgradeStatus(`${app.wsUrl}/todos/live?token=abc`), 422)
+  const plain = await client()
+  assert.equal((await plain.call('listTodos')).action, 'listTodos')
+})
+
 test('upgrade-middleware-error-no-status: a malformed or invalid bearer credential drops the upgrade with no HTTP status', async () => {
   // authBearer throws InvalidSessionError (401) for 'Basic …' and jose rejects a bad token, but the runner has no
   // response to write to when upgrade middleware throws: @pikku/ws destroys the socket and the client sees a hang-up.
