@@ -94,6 +94,10 @@ test('missing-schema-500: a schema name that was never registered fails with Mis
   )
 })
 
+test('missing-schema-no-service: with no schema service, a schema name that was never registered is not looked up, so validateSchema resolves', async () => {
+  await validateSchema(logger, undefined, 'NoSuchInput', { title: 42 })
+})
+
 test('no-schema-name-no-data: validateSchema with no schema name refuses data with 422 "No data expected" (the channel runner\'s check)', async () => {
   const cf = new CFWorkerSchemaService(logger)
   await validateSchema(logger, cf, undefined, {})
