@@ -110,6 +110,17 @@ test('tool-permission-refused: a tool call on another user\'s to-do is refused b
   assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
 })
 
+test('tool-error-streamed: on a streamed run a failing tool is handed to the model as "Error: " and the thrown message', async () => {
+  const bobs = await newTodo('bob', 'Bob\'s streamed chore')
+  model.answer({ toolCalls: [{ toolName: 'updateTodo', args: { todoId: bobs.todoId, done: true } }] }, { text: 'I could not change that one.' })
+  const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Mark Bob\'s chore done', threadId: 'alice-stream-refused' }))
+  assert.equal(events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join(''), 'I could not change that one.')
+  assert.equal((await services.todoStore.get(bobs.todoId)).done, false)
+  const toolMessage: any = model.calls[1].prompt.at(-1)
+  assert.equal(toolMessage.role, 'tool')
+  assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Permission denied' })
+})
+
 test('approval-suspends: a call of an approvalRequired function stops the run with a pending approval carrying the description', async () => {
   const todo = await newTodo('alice', 'Old plan')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
