@@ -6,7 +6,8 @@ import { after, before, beforeEach, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
 import { VercelAgentRunner } from '@pikku/ai-vercel'
-import { InMemoryAgentRunStateService } from '@pikku/core/services'
+import { InMemoryAgentRunStateService, PikkuSessionService } from '@pikku/core/services'
+import { rpcService } from '@pikku/core/rpc'
 import { LocalMetaService } from '@pikku/core/services/local-meta'
 import { InMemoryAgentStorage } from '../../src/agents/in-memory-agent-storage.js'
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
@@ -202,6 +203,20 @@ test('thread-other-user-403: another user sending to an existing threadId gets 4
   assert.equal(response.status, 403)
   assert.equal((await response.json()).message, 'Not authorized to access this thread')
   assert.equal(model.calls.length, 1, 'the model is never called for the refused message')
+})
+
+test('thread-other-resource-403: the thread owner sending to the same threadId with another resourceId gets 403', async () => {
+  const sessionService = new PikkuSessionService()
+  sessionService.setInitial({ userId: 'alice' })
+  const rpc: any = rpcService.getContextRPCService(services, {}, { sessionService })
+  model.answer({ text: 'Hi.' })
+  await rpc.agent.run('todoAssistant', { message: 'Hi', threadId: 'alice-resource', resourceId: 'alice' })
+  await assert.rejects(rpc.agent.run('todoAssistant', { message: 'Again', threadId: 'alice-resource', resourceId: 'work' }), {
+    name: 'ForbiddenError',
+    message: 'Not authorized to access this thread',
+  })
+  assert.equal(model.calls.length, 1, 'the model is never called for the refused message')
+  assert.equal((await storage.getThread('alice-resource')).resourceId, 'alice')
 })
 
 test('working-memory: an update in working_memory tags is removed from the reply, stored for the thread and shown on the next run', async () => {
