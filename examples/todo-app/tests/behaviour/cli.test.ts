@@ -5,13 +5,16 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const APP = fileURLToPath(new URL('../../', import.meta.url))
 // Inside the app (so its node_modules resolve) and inside .behaviour/ (git-ignored); removed in `after`.
 const COPY = join(APP, '.behaviour', `cli-scratch-${process.pid}`)
+// An empty folder outside any project, for a run that names its config with --config; removed in `after`.
+const ELSEWHERE = mkdtempSync(join(tmpdir(), 'pikku-cli-elsewhere-'))
 const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
 
 interface Run {
@@ -75,6 +78,7 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   }
   for (const [path, text] of Object.entries(files)) writeFileSync(join(COPY, path), text)
   runs.pikkuAll = run([PIKKU, 'all'], COPY)
+  runs.configElsewhere = run([PIKKU, 'all', '--config', join(COPY, 'pikku.config.json')], ELSEWHERE)
   runs.help = todos('--help')
   runs.add = todos('add', 'Renew the domain', '--owner', 'user-1', '--due', '2030-01-01T09:00:00Z')
   runs.noTitle = todos('add', '--owner', 'user-1')
@@ -83,7 +87,10 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.unknownLong = todos('list', '--owner', 'user-1', '--shade', 'dark')
   runs.unknownShort = todos('list', '--owner', 'user-1', '-x')
 })
-after(() => rmSync(COPY, { recursive: true, force: true }))
+after(() => {
+  rmSync(COPY, { recursive: true, force: true })
+  rmSync(ELSEWHERE, { recursive: true, force: true })
+})
 
 test('todos-help: --help prints the program usage built from the wiring, exit 0', async () => {
   const { code, stdout } = await runs.help
@@ -139,4 +146,11 @@ test('pku410-fails-build: plain pikku all (no --fail-on-error) reports PKU410 an
   assert.match(output, /https:\/\/pikku\.dev\/docs\/pikku-cli\/errors\/pku410/)
   assert.match(output, /\[PKU411\] Function 'whoAmI' does not destructure its wires parameter/)
   assert.match(output, /Pikku inspection failed due to critical diagnostics/)
+})
+
+test('config-option-ignored: --config naming the project config, run from a folder outside the project, still searches and fails', async () => {
+  // CLI 0.12.113 parses --config into data.config, but createConfig passes data.configFile on (services.ts).
+  const { code, stdout, stderr } = await runs.configElsewhere
+  assert.notEqual(code, 0)
+  assert.match(stdout + stderr, /Config file pikku\.config\.json not found/)
 })
