@@ -414,6 +414,33 @@ test('middleware-own-route-first: with Express routes before pikkuExpressMiddlew
   }
 })
 
+test('middleware-own-route-after: an Express route registered after pikkuExpressMiddleware still runs, but the client gets Pikku\'s 404 and the route\'s own reply fails with ERR_HTTP_HEADERS_SENT', async () => {
+  let ran = 0
+  let replyError: string | undefined
+  const mounted = await mount((server) => {
+    server.use(express.json())
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+    server.get('/legacy/ping', (_req, res) => {
+      ran++
+      try {
+        res.send('pong')
+      } catch (error) {
+        replyError = (error as { code?: string }).code
+      }
+    })
+  })
+  try {
+    const response = await fetch(`${mounted.url}/legacy/ping`)
+    assert.equal(response.status, 404)
+    assert.equal((await response.json()).name, 'NotFoundError')
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(ran, 1)
+    assert.equal(replyError, 'ERR_HTTP_HEADERS_SENT')
+  } finally {
+    await mounted.close()
+  }
+})
+
 test('middleware-respond-404-false: with respondWith404 false an unknown path and a thrown NotFoundError both end as an empty 200', async () => {
   let afterwards: string | undefined
   const mounted = await mount((server) => {
