@@ -185,6 +185,7 @@ test('scheduler-start-registers-crons: PgBossSchedulerService.start() registers 
     const byName = Object.fromEntries(schedules.map((s) => [s.name, s.cron]))
     assert.equal(byName['pikku-recurring-scheduled-task_daily-digest'], '0 9 * * *')
     assert.equal(byName['pikku-recurring-scheduled-task_workflow-recovery'], '*/5 * * * *')
+    assert.equal(byName['pikku-recurring-scheduled-task_weekday-digest'], '30 8 * * *')
   } finally {
     await scheduler.stop()
   }
