@@ -90,6 +90,23 @@ test('max-body-size: with maxBodySize 2 MiB a 1.5 MB body is accepted, and a 3 M
   assert.equal((await refused.json()).code, 'FST_ERR_CTP_BODY_TOO_LARGE')
 })
 
+test('instance-body-limit: without maxBodySize, the catch-all route keeps the Fastify instance\'s own bodyLimit', async () => {
+  const second = Fastify({ bodyLimit: 1000 })
+  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger } })
+  try {
+    const response = await second.inject({
+      method: 'POST',
+      url: '/todos',
+      headers: { ...alice, ...json },
+      payload: JSON.stringify({ title: 'x'.repeat(2000) }),
+    })
+    assert.equal(response.statusCode, 413)
+    assert.equal(response.json().code, 'FST_ERR_CTP_BODY_TOO_LARGE')
+  } finally {
+    await second.close()
+  }
+})
+
 test('form-body-415: a form-encoded body is refused by Fastify with 415 before Pikku reads it', async () => {
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
