@@ -107,6 +107,19 @@ test('instance-body-limit: without maxBodySize, the catch-all route keeps the Fa
   }
 })
 
+test('prefix-ignored: registered with prefix /api, the plugin still serves the wired paths and nothing under /api', async () => {
+  const second = Fastify()
+  await second.register(pikkuFastifyPlugin, { prefix: '/api', pikku: { logger: app.services.logger } })
+  try {
+    assert.equal((await second.inject({ method: 'GET', url: '/health' })).statusCode, 200)
+    const prefixed = await second.inject({ method: 'GET', url: '/api/health' })
+    assert.equal(prefixed.statusCode, 404)
+    assert.equal(prefixed.json().name, 'NotFoundError')
+  } finally {
+    await second.close()
+  }
+})
+
 test('form-body-415: a form-encoded body is refused by Fastify with 415 before Pikku reads it', async () => {
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
