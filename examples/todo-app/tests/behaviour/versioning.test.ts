@@ -90,3 +90,26 @@ test('runner-unknown-version-warns: the function runner given an unregistered ve
   assert.ok(Array.isArray((result as { todos: unknown[] }).todos))
   assert.ok(lines.some((l) => l.level === 'warn' && l.text === "Version 'listTodos@v3' not registered, resolved to 'listTodos'"))
 })
+
+test('runner-versioned-unknown-not-found: with getTodo registered only as getTodo@v1 and getTodo@v2, as the CLI writes it, the runner given getTodo@v7 throws "Function not found"', async () => {
+  // The CLI renames the unversioned getTodo to getTodo@v2 and registers no function under the bare name; the app's
+  // bootstrap still registers one here, so this test takes it away for the call.
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  const bare = { config: functions.get('getTodo'), meta: meta.getTodo }
+  functions.delete('getTodo')
+  delete meta.getTodo
+  try {
+    await assert.rejects(
+      runPikkuFunc('rpc', 'getTodo', 'getTodo@v7', {
+        singletonServices: app.services as never,
+        data: () => ({ todoId }),
+        wire: { session: alice } as never,
+      }),
+      { message: 'Function not found: getTodo@v7' },
+    )
+  } finally {
+    functions.set('getTodo', bare.config)
+    meta.getTodo = bare.meta
+  }
+})
