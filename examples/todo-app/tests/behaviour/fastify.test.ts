@@ -50,6 +50,16 @@ test('create-200: with a bearer token, POST /todos answers 200 with the new to-d
   assert.equal((await response.json()).title, 'Water the plants')
 })
 
+test('title-number-422: with a bearer token, POST /todos with a numeric title answers 422 UnprocessableContentError', async () => {
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 42 }),
+  })
+  assert.equal(response.status, 422)
+  assert.equal((await response.json()).name, 'UnprocessableContentError')
+})
+
 test('unknown-route-404: a path no wiring matches answers Pikku\'s JSON 404', async () => {
   const response = await fetch(`${app.url}/no-such-route`)
   assert.equal(response.status, 404)
