@@ -478,8 +478,9 @@ export const CHECKS = {
       (t) => {
         const { stdout, stderr } = t.output(/--help$/);
         const out = stdout + stderr;
-        assert.match(out, /\blist\b/);
-        assert.match(out, /\badd\b/);
+        // Each command with the description its wiring gives it.
+        assert.match(out, /^\s+list\s+List a user's to-dos$/m);
+        assert.match(out, /^\s+add\s+Add a to-do for a user$/m);
       },
     ],
     [
