@@ -503,8 +503,19 @@ export const CHECKS = {
       /^The Inspector's tool list shows `countOpenTodos` and `listOpenTodos`/,
       async (t) =>
         mcpClient(t, true, async (c) => {
-          const tools = (await c.listTools()).tools.map((x) => x.name);
+          const listed = (await c.listTools()).tools;
+          const tools = listed.map((x) => x.name);
           for (const n of ['countOpenTodos', 'listOpenTodos']) assert.ok(tools.includes(n), `tools: ${tools}`);
+          // "with their descriptions": each tool carries the description its function declares.
+          const described = Object.fromEntries(listed.map((x) => [x.name, x.description]));
+          assert.equal(
+            described.countOpenTodos,
+            "Count the caller's open to-dos and how many of them are past their due date",
+          );
+          assert.equal(
+            described.listOpenTodos,
+            "List the caller's to-dos that are not done yet, with their ids and due dates",
+          );
           const templates = (await c.listResourceTemplates()).resourceTemplates.map((x) => x.uriTemplate);
           assert.ok(templates.includes('todos://items/{todoId}'), `templates: ${templates}`);
           const prompts = (await c.listPrompts()).prompts.map((x) => x.name);

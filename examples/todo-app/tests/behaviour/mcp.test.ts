@@ -55,6 +55,10 @@ test('tools-listed: tools/list names both tools with their description; titles a
   )
   const listOpen = tools.find((tool) => tool.name === 'listOpenTodos')!
   assert.equal(listOpen.description, "List the caller's to-dos that are not done yet, with their ids and due dates")
+  assert.equal(
+    tools.find((tool) => tool.name === 'countOpenTodos')!.description,
+    "Count the caller's open to-dos and how many of them are past their due date",
+  )
   // Both functions set a title in code; mcp.gen.json (CLI 0.12.113) has no title field, so none reaches the client.
   assert.equal(listOpen.title, undefined)
   assert.equal(tools.find((tool) => tool.name === 'countOpenTodos')!.title, undefined)
