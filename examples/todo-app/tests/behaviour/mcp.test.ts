@@ -159,6 +159,12 @@ test('resource-unknown-32601: a URI no resource or template matches is a JSON-RP
   assert.equal((await rejection(alice.readResource({ uri: 'todos://items/a/b' }))).code, -32601)
 })
 
+test('resource-missing-todo-32601: getTodo\'s NotFoundError, reached through a resource read, is JSON-RPC error -32601', async () => {
+  // isTodoOwner lets a missing to-do through, so the NotFoundError comes from getTodo itself, not from the runner.
+  const error = await rejection(alice.readResource({ uri: 'todos://items/no-such-todo' }))
+  assert.equal(error.code, -32601)
+})
+
 test('prompt-listed: prompts/list shows planDay with focus as an optional argument described "focus parameter"', async () => {
   const { prompts } = await alice.listPrompts()
   assert.deepEqual(prompts, [
