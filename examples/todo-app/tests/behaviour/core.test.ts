@@ -229,6 +229,18 @@ test('http-logs-trace-id: the HTTP runner scopes its error lines with the reques
   assert.ok(lines.some((l) => l.startsWith('INFO: Matched route: /todos')))
 })
 
+test('http-sse-error-unscoped: an SSE route whose function fails logs the error through the unscoped logger, without the request id', async () => {
+  app.services.logger.setLevel(LogLevel.info)
+  const lines = await captureConsole(async () => {
+    // No credential: the function runner throws ForbiddenError inside the SSE route's function call.
+    const response = await fetch(`${app.url}/todos/due-today`, { headers: { 'x-request-id': 'trace-8' } })
+    await response.text()
+  })
+  app.services.logger.setLevel(LogLevel.critical)
+  assert.ok(lines.includes('ERROR: Authentication required'), lines.join('\n'))
+  assert.ok(!lines.some((l) => l.startsWith('[trace-8] ERROR:')))
+})
+
 test('get-todo-statuses: GET /todos/:todoId answers 403 without a session, 403 to a stranger, 404 for a missing item, 200 to the owner', async () => {
   const todo = await createAs(alice, 'Statuses')
   assert.equal((await fetch(`${app.url}/todos/${todo.todoId}`)).status, 403)
