@@ -107,6 +107,14 @@ test('auth-false-on-session-func-warns: auth false on a session function logs a 
   assert.ok(lines.some((l) => l.level === 'warn' && l.text.includes('use pikkuSessionlessFunc instead')))
 })
 
+test('auth-false-route-on-session-func-warns: a route with auth false, passed to the function runner as its wiring auth, to a session function logs a warning and still needs a session', async () => {
+  // The HTTP runner hands the route's setting to the function runner as `auth: route.auth !== false`.
+  registerProbe('coreRouteNeedsSession', { func: async () => 'ran' })
+  const { result, lines } = await run('coreRouteNeedsSession', {}, {}, { auth: false })
+  await assert.rejects(result, ForbiddenError)
+  assert.ok(lines.some((l) => l.level === 'warn' && l.text.includes('use pikkuSessionlessFunc instead')))
+})
+
 test('secrets-denied-in-function: a function reading services.secrets throws SecretAccessDeniedError, a plain Error', async () => {
   registerProbe('coreReadsSecrets', { func: async (services: any) => services.secrets.getSecret('JWT_SECRET') }, { sessionless: true })
   const { result } = await run('coreReadsSecrets', {})
