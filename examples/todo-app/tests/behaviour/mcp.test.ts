@@ -5,6 +5,8 @@ import assert from 'node:assert/strict'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { startMCPServer, type RunningMCP } from './harness/mcp.js'
+import { registerProbe } from './harness/core-probes.js'
+import { pikkuState } from '@pikku/core/state'
 
 let mcp: RunningMCP
 let alice: Client
@@ -78,6 +80,26 @@ test('tool-func-content: a pikkuMCPToolFunc answers the content it returns, via 
   const [text] = toolText(result)
   assert.match(text, /^- .+: Buy milk \(due 2020-01-01T00:00:00\.000Z\)\n- .+: Water plants$/)
   assert.doesNotMatch(text, /Bob only|Old chore/)
+})
+
+test('tool-image-needs-mime-type: a tool answering { type: image, data } without a mimeType is refused with -32602; with one it passes', async () => {
+  // Two probe tools registered the way the generated metadata registers a pikkuMCPToolFunc (outputSchema MCPToolResponse).
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  const data = Buffer.from('not really a png').toString('base64')
+  registerProbe('mcpImageBare', { func: async () => [{ type: 'image', data }] }, { sessionless: true })
+  registerProbe('mcpImageTyped', { func: async () => [{ type: 'image', data, mimeType: 'image/png' }] }, { sessionless: true })
+  for (const name of ['mcpImageBare', 'mcpImageTyped']) toolsMeta[name] = { pikkuFuncId: name, outputSchema: 'MCPToolResponse' }
+  try {
+    // The MCP SDK checks the result against its own schema, whose image content requires a mimeType.
+    const error = await rejection(anonymous.callTool({ name: 'mcpImageBare', arguments: {} }))
+    assert.equal(error.code, -32602)
+    assert.match(error.message, /Invalid tools\/call result/)
+    const typed = await anonymous.callTool({ name: 'mcpImageTyped', arguments: {} })
+    assert.deepEqual(typed.content, [{ type: 'image', data, mimeType: 'image/png' }])
+  } finally {
+    delete toolsMeta.mcpImageBare
+    delete toolsMeta.mcpImageTyped
+  }
 })
 
 test('bearer-per-request: each HTTP request brings its own token; the global authBearer sets the session', async () => {
