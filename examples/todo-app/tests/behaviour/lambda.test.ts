@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { APIGatewayEvent, APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda'
-import { getSingletonServices } from '@pikku/core/state'
+import { getSingletonServices, pikkuState } from '@pikku/core/state'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { SQSQueueService } from '@pikku/aws-services'
 import { runFetchV2 } from '@pikku/lambda/http'
@@ -117,7 +117,21 @@ test('sqs-unknown-queue-fails: a record from a queue no worker is wired to is re
   assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-other' }] })
 })
 
-test('scheduled-daily-digest: the dailyDigest handler runs the daily-digest task', async () => {
+test('scheduled-daily-digest: the dailyDigest handler runs the daily-digest task and no other wired task', async () => {
+  // The app wires other tasks too (weekday-digest, workflow-recovery): record which task functions run.
+  const taskMeta = pikkuState(null, 'scheduler', 'meta') as Record<string, { pikkuFuncId: string }>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, { func: (...args: any[]) => unknown }>
+  const ran: string[] = []
+  const restore: Array<() => void> = []
+  for (const [name, { pikkuFuncId }] of Object.entries(taskMeta)) {
+    const config = functions.get(pikkuFuncId)!
+    const original = config.func
+    config.func = (...args) => {
+      ran.push(name)
+      return original(...args)
+    }
+    restore.push(() => (config.func = original))
+  }
   const logged: string[] = []
   const logger = getSingletonServices().logger
   const original = logger.info
@@ -126,7 +140,10 @@ test('scheduled-daily-digest: the dailyDigest handler runs the daily-digest task
     await lambda.dailyDigest()
   } finally {
     logger.info = original
+    for (const undo of restore) undo()
   }
+  assert.ok(Object.keys(taskMeta).length > 1)
+  assert.deepEqual(ran, ['daily-digest'])
   assert.ok(logged.includes('Sending the daily digest of open to-dos'))
 })
 
