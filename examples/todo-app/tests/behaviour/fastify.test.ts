@@ -117,6 +117,24 @@ test('instance-body-limit: without maxBodySize, the catch-all route keeps the Fa
   }
 })
 
+test('instance-body-limit-above-pikku-cap: with an instance bodyLimit above 10 MiB and no maxBodySize, Pikku still refuses a body over 10 MiB with its own 413', async () => {
+  const second = Fastify({ bodyLimit: 16 * 1024 * 1024 })
+  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger } })
+  try {
+    const response = await second.inject({
+      method: 'POST',
+      url: '/todos',
+      headers: { ...alice, ...json },
+      payload: JSON.stringify({ title: 'x'.repeat(11_000_000) }),
+    })
+    // Fastify let the body through; the plugin's request object applies core's DEFAULT_MAX_BODY_SIZE.
+    assert.equal(response.statusCode, 413)
+    assert.equal(response.json().name, 'PayloadTooLargeError')
+  } finally {
+    await second.close()
+  }
+})
+
 test('prefix-ignored: registered with prefix /api, the plugin still serves the wired paths and nothing under /api', async () => {
   const second = Fastify()
   await second.register(pikkuFastifyPlugin, { prefix: '/api', pikku: { logger: app.services.logger } })
