@@ -135,6 +135,27 @@ test('instance-body-limit-above-pikku-cap: with an instance bodyLimit above 10 M
   }
 })
 
+test('own-route-hides-pikku-route: an exact Fastify GET /todos, even registered after the plugin, answers instead of Pikku; POST /todos still reaches Pikku', async () => {
+  const second = Fastify()
+  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger } })
+  second.get('/todos', async () => 'old list')
+  try {
+    const listed = await second.inject({ method: 'GET', url: '/todos', headers: alice })
+    assert.equal(listed.statusCode, 200)
+    assert.equal(listed.body, 'old list')
+    const created = await second.inject({
+      method: 'POST',
+      url: '/todos',
+      headers: { ...alice, ...json },
+      payload: JSON.stringify({ title: 'Still Pikku' }),
+    })
+    assert.equal(created.statusCode, 200)
+    assert.equal(created.json().title, 'Still Pikku')
+  } finally {
+    await second.close()
+  }
+})
+
 test('prefix-ignored: registered with prefix /api, the plugin still serves the wired paths and nothing under /api', async () => {
   const second = Fastify()
   await second.register(pikkuFastifyPlugin, { prefix: '/api', pikku: { logger: app.services.logger } })
