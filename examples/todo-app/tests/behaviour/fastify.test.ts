@@ -156,6 +156,31 @@ test('own-route-hides-pikku-route: an exact Fastify GET /todos, even registered 
   }
 })
 
+test('bubble-errors-fastify-answers: with bubbleErrors the error goes to Fastify\'s error handler (its default one answers 500), and Pikku\'s own error response is not sent', async () => {
+  const second = Fastify()
+  second.setErrorHandler((error, _request, reply) => {
+    void reply.status(409).send({ caught: error.name })
+  })
+  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger, bubbleErrors: true } })
+  try {
+    const response = await second.inject({ method: 'GET', url: '/todos/t_42', headers: alice })
+    assert.equal(response.statusCode, 409)
+    assert.deepEqual(response.json(), { caught: 'NotFoundError' })
+  } finally {
+    await second.close()
+  }
+  // With no error handler of the app's own, Fastify's default one answers: a 500, not Pikku's 404.
+  const third = Fastify()
+  await third.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger, bubbleErrors: true } })
+  try {
+    const response = await third.inject({ method: 'GET', url: '/todos/t_42', headers: alice })
+    assert.equal(response.statusCode, 500)
+    assert.equal(response.json().statusCode, 500)
+  } finally {
+    await third.close()
+  }
+})
+
 test('prefix-ignored: registered with prefix /api, the plugin still serves the wired paths and nothing under /api', async () => {
   const second = Fastify()
   await second.register(pikkuFastifyPlugin, { prefix: '/api', pikku: { logger: app.services.logger } })
