@@ -712,10 +712,6 @@ export const CHECKS = {
       },
     ],
     [/^The start-up log lists the routes/, (t) => routesLogged(t, /express-server\.ts/)],
-    [
-      /^With the scheduler skill applied/,
-      () => 'the scheduler skill is optional here and not applied; its own run checks the task',
-    ],
   ],
   fastify: [
     [
