@@ -447,7 +447,7 @@ export const CHECKS = {
       (t) => assert.match(t.proc(/scheduler\.ts/).log, /Scheduler running/),
     ],
     [
-      /^With the every-minute schedule, each minute logs/,
+      /^With the every-minute schedule, within a minute the process logs/,
       async (t) => {
         // The page's own experiment: the schedule changed to every minute, both commands again, a minute's wait.
         await t.stop(t.proc(/scheduler\.ts/));
