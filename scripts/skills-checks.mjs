@@ -108,13 +108,24 @@ async function channelExchange(t) {
   }
 }
 
-async function unauthorizedOverSocket(t, thenEcho) {
+/**
+ * A socket without a session: each message to a route gets the text naming that route, then the bare routing key.
+ * The echo, rather than the runner's `{ error, errorName }` (which a function needing a session would answer), and
+ * no frame after it show that the function did not run.
+ */
+async function unauthorizedOverSocket(t) {
   const s = await wsSession(t, '/todos/live');
   try {
     assert.deepEqual(JSON.parse(await s.next()), { signedIn: false });
-    s.send({ action: 'listTodos' });
-    assert.equal(await s.next(), "Unauthorized for route 'action:listTodos'");
-    if (thenEcho) assert.deepEqual(JSON.parse(await s.next()), { action: 'listTodos' });
+    for (const [action, rest] of [
+      ['listTodos', {}],
+      ['createTodo', { title: 'Sent without a session' }],
+    ]) {
+      s.send({ action, ...rest });
+      assert.equal(await s.next(), `Unauthorized for route 'action:${action}'`);
+      assert.deepEqual(JSON.parse(await s.next()), { action });
+    }
+    await assert.rejects(s.next(500), /no message within/, 'a frame followed the echo');
   } finally {
     s.close();
   }
@@ -302,16 +313,7 @@ export const CHECKS = {
     ],
     [
       /^Connected without the `-H` header, the socket still opens, but every message to one of its routes is answered/,
-      async (t) => {
-        const s = await wsSession(t, '/todos/live');
-        try {
-          assert.deepEqual(JSON.parse(await s.next()), { signedIn: false });
-          s.send({ action: 'listTodos' });
-          assert.equal(await s.next(), "Unauthorized for route 'action:listTodos'");
-        } finally {
-          s.close();
-        }
-      },
+      unauthorizedOverSocket,
     ],
     [
       /^`\{"action":"getTodo","todoId":"no-such-id"\}` is answered with/,
@@ -328,6 +330,33 @@ export const CHECKS = {
           assert.equal(s.closed, false, 'the ws server closed the connection');
         } finally {
           s.close();
+        }
+        // "the channel counts as closed": a subscribed socket gets no push after the error, until it subscribes again.
+        const failing = await wsSession(t, '/todos/live', bearer(t));
+        const watcher = await wsSession(t, '/todos/live', bearer(t));
+        const actor = await wsSession(t, '/todos/live', bearer(t));
+        const call = async (s, msg) => (s.send(msg), JSON.parse(await s.next()));
+        const completeOne = async (title) => {
+          const { todoId } = await call(actor, { action: 'createTodo', title });
+          assert.equal((await call(actor, { action: 'completeTodo', todoId })).done, true);
+          return todoId;
+        };
+        try {
+          for (const s of [failing, watcher, actor]) assert.deepEqual(JSON.parse(await s.next()), { signedIn: true });
+          for (const s of [failing, watcher]) await call(s, { action: 'subscribeToChanges' });
+          assert.equal((await call(failing, { action: 'getTodo', todoId: 'no-such-id' })).errorName, 'NotFoundError');
+          await sleepMs(500);
+          const first = await completeOne('Pushed after the error');
+          assert.equal((await watcher.next()).includes(first), true, 'the watcher got no push');
+          // A push to `failing` would have been sent with the watcher's, before this reply.
+          assert.equal((await call(failing, { action: 'listTodos' })).action, 'listTodos', 'a push reached the socket');
+          await call(failing, { action: 'subscribeToChanges' });
+          const second = await completeOne('Pushed after subscribing again');
+          const pushed = JSON.parse(await failing.next());
+          assert.equal(pushed.topic, 'todos:user-1');
+          assert.equal(pushed.data.todoId, second);
+        } finally {
+          for (const s of [failing, watcher, actor]) s.close();
         }
       },
     ],
@@ -369,7 +398,7 @@ export const CHECKS = {
         }
       },
     ],
-    [/^Connected without the `-H` header/, (t) => unauthorizedOverSocket(t, true)],
+    [/^Connected without the `-H` header/, unauthorizedOverSocket],
     [
       /^Connecting to a path no channel has/,
       async (t) => {
@@ -422,7 +451,7 @@ export const CHECKS = {
         }
       },
     ],
-    [/^Connected without the `-H` header/, (t) => unauthorizedOverSocket(t, true)],
+    [/^Connected without the `-H` header/, unauthorizedOverSocket],
   ],
   queue: [
     [/^`npm run typecheck` finishes with no errors/, typecheckPassed],
