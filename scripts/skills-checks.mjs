@@ -4,6 +4,8 @@
 // return a note for the report. `t` is the run's view (skills-run.mjs checkApi): t.output(re) is the last page
 // line matching re that ran, t.sh(line) runs a line, t.proc(re) a process the page left running.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** An HTTP response as `curl -i` prints it: { status, headers, body }. */
 export function parseCurl(text) {
@@ -596,6 +598,20 @@ export const CHECKS = {
         assert.match(db, /\bownerId:/);
         assert.match(db, /\bdueAt:/);
         typecheckPassed(t);
+        // "A typo such as .where('owner', '=', ownerId) now fails to compile": the store with that typo, type-checked.
+        const file = 'src/kysely-todo-store.ts';
+        const original = t.read(file);
+        const typo = original.replace(".where('ownerId', '=', ownerId)", ".where('owner', '=', ownerId)");
+        assert.notEqual(typo, original, `${file} has no .where('ownerId', '=', ownerId)`);
+        writeFileSync(join(t.dir, file), typo);
+        try {
+          const r = t.sh('npm run typecheck');
+          assert.notEqual(r.code, 0, 'the typo compiled');
+          assert.match(r.output, /kysely-todo-store\.ts\(\d+,\d+\): error TS\d+:[\s\S]*["']owner["']/, r.output);
+        } finally {
+          writeFileSync(join(t.dir, file), original);
+        }
+        return "the .where('owner', ...) typo fails npm run typecheck";
       },
     ],
     [
