@@ -235,7 +235,8 @@ export const CHECKS = {
       /^The server's log shows a line from `requestLogger`/,
       async (t) => {
         const proc = t.proc(/^npm start$/);
-        await t.waitLog(proc, /health[\s\S]*listTodos|listTodos[\s\S]*health/, 5000);
+        // requestLogger's own line, `<wireType> <functionId> took <n> ms`, for /health and then /todos.
+        await t.waitLog(proc, /\bhttp health took \d+ ms[\s\S]*\bhttp listTodos took \d+ ms/, 5000);
       },
     ],
   ],
