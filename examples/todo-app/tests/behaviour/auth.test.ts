@@ -253,3 +253,20 @@ test('static-token-session: where no JWT-mode decode runs, a bearer token equal 
     services.jwt = saved
   }
 })
+
+test('static-secret-token-session: a bearer token equal to the secret that token.secretId names becomes token.userSession, read when the request comes in', async () => {
+  const services = app.services as { jwt?: JWTService }
+  const saved = services.jwt
+  delete services.jwt
+  const secretToken = 'secret-reporting-token-0123456789'
+  try {
+    // The secret is set only after the middleware was registered: it is looked up per request.
+    process.env.UNSET_REPORTING_TOKEN = secretToken
+    const { status, body } = await createdBy({ authorization: `Bearer ${secretToken}` })
+    assert.equal(status, 200)
+    assert.equal(body.ownerId, 'unset-bot')
+  } finally {
+    delete process.env.UNSET_REPORTING_TOKEN
+    services.jwt = saved
+  }
+})
