@@ -127,6 +127,19 @@ test('permission-denied: another member cannot read a to-do over the channel', a
   })
 })
 
+test('update-permission-denied: another member cannot change a to-do over the channel: updateTodo is refused and nothing changes', async () => {
+  const ann = await signedIn('ann')
+  const todo = await ann.call('createTodo', { title: 'ann only' })
+  const bob = await signedIn('bob')
+  bob.send({ action: 'updateTodo', todoId: todo.todoId, done: true })
+  const reply = await bob.next((f) => 'error' in f)
+  assert.deepEqual(reply, {
+    error: 'The client does not have permission to access the requested resource.',
+    errorName: 'ForbiddenError',
+  })
+  assert.equal((await ann.call('getTodo', { todoId: todo.todoId })).done, false)
+})
+
 test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no answer when there is no onMessage', async () => {
   const c = await signedIn('ann')
   c.send('not json')
