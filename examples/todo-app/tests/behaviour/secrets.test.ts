@@ -210,6 +210,20 @@ test('get-credential-no-user-null: a call with no session gets null from getCred
   await credentialsOf().delete('google-calendar', 'alice')
 })
 
+test('get-credential-platform-value-null: a value stored with no user id, the platform-wide one, is not what getCredential gives a signed-in caller', async () => {
+  // LocalCredentialService, as src/services.ts builds it: getAll(userId) returns only that user's credentials.
+  await credentialsOf().set('company-slack', { token: 'platform-token' })
+  registerProbe('readPlatformCredential', {
+    func: async (_s: unknown, _d: unknown, wire: any) => ({ slack: await wire.getCredential('company-slack') }),
+  })
+  try {
+    assert.equal(await credentialsOf().has('company-slack'), true)
+    assert.deepEqual(await run('readPlatformCredential', {}, { session: { userId: 'alice', role: 'member' } }), { slack: null })
+  } finally {
+    await credentialsOf().delete('company-slack')
+  }
+})
+
 test('set-credential-not-stored: wire.setCredential puts a value on this call only, without storing it', async () => {
   registerProbe('setsCredential', {
     func: async (_s: unknown, _d: unknown, wire: any) => {
