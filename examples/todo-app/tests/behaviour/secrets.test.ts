@@ -201,6 +201,26 @@ test('get-credential-one-load: getCredential loads the caller\'s credentials wit
   }
 })
 
+test('get-credential-parallel-null: a second getCredential started while the first call is still loading resolves null', async () => {
+  await credentialsOf().set('google-calendar', { accessToken: 'token-a' }, 'alice')
+  registerProbe('readCredentialsInParallel', {
+    func: async (_s: unknown, _d: unknown, wire: any) => {
+      const [first, second] = await Promise.all([wire.getCredential('google-calendar'), wire.getCredential('google-calendar')])
+      const later = await wire.getCredential('google-calendar')
+      return { first, second, later }
+    },
+  })
+  try {
+    assert.deepEqual(await run('readCredentialsInParallel', {}, { session: { userId: 'alice', role: 'member' } }), {
+      first: { accessToken: 'token-a' },
+      second: null,
+      later: { accessToken: 'token-a' },
+    })
+  } finally {
+    await credentialsOf().delete('google-calendar', 'alice')
+  }
+})
+
 test('get-credential-no-user-null: a call with no session gets null from getCredential', async () => {
   await credentialsOf().set('google-calendar', { accessToken: 'token-a' }, 'alice')
   registerProbe('readCredentialSessionless', {
