@@ -556,6 +556,17 @@ test('fetch-client-dates: date-like strings in responses become Date objects unl
   assert.equal(again.dueAt, '2026-12-01T09:00:00.000Z')
 })
 
+test('fetch-client-dates-prefix: any string that starts with a YYYY-MM-DD date becomes a Date, a title included', async () => {
+  const token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'erin', role: 'member' })
+  const client = new PikkuFetch({ serverUrl: app.url })
+  client.setAuthorizationJWT(token)
+  const created = await client.post('/todos', { title: '2026-12-01 dentist' })
+  assert.ok((created.title as unknown) instanceof Date)
+  const raw = new PikkuFetch({ serverUrl: app.url, transformDate: false })
+  raw.setAuthorizationJWT(token)
+  assert.equal((await raw.get('/todos/:todoId', { todoId: created.todoId })).title, '2026-12-01 dentist')
+})
+
 test('fetch-client-no-server-url: a request before setServerUrl rejects with "Server url is not set"', async () => {
   await assert.rejects(new PikkuFetch().get('/todos', {}), /Server url is not set/)
 })
