@@ -5,7 +5,8 @@ import assert from 'node:assert/strict'
 import { pikkuWireServices } from '#pikku/setup'
 import { requiredSingletonServices } from '#pikku/pikku-services.gen.js'
 import { runPikkuFunc } from '@pikku/core/function'
-import { getSingletonServices, pikkuState } from '@pikku/core/state'
+import { getCreateWireServices, getSingletonServices, pikkuState } from '@pikku/core/state'
+import { executeCLI } from '@pikku/core/cli'
 import { LogLevel, SecretAccessDeniedError } from '@pikku/core/services'
 import { LocalContent } from '@pikku/core/services/local-content'
 import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
@@ -138,6 +139,42 @@ test('wire-close-error-logged: a close() that throws is logged and the call stil
   }
   assert.equal(seen.closed, 1)
   assert.equal((logged[0] as Error).message, 'close failed')
+})
+
+test('wire-factory-not-used-by-execute-cli: executeCLI runs a command without the registered factory unless it is handed createWireServices', async () => {
+  const seen = recordWireServices()
+  const runList = (extra: object) =>
+    executeCLI({ programName: 'todos', args: ['list', '--owner', 'alice'], createConfig, createSingletonServices, ...extra })
+  try {
+    await runList({})
+    assert.equal(seen.created.length, 0)
+    await runList({ createWireServices: getCreateWireServices() })
+    assert.equal(seen.created.length, 1)
+  } finally {
+    restoreAppSingletons()
+  }
+})
+
+test('rpc-invoke-no-own-wire-services: a function called with rpc.invoke builds no wire services and gets its caller\'s', async () => {
+  const seen = recordWireServices()
+  registerProbe('innerWireProbe', { func: async (services: any) => ({ inner: services.probeWireService }) })
+  registerProbe('outerWireProbe', {
+    func: async (services: any, _data: unknown, wire: any) => ({
+      outer: services.probeWireService,
+      ...(await wire.rpc.invoke('innerWireProbe', {})),
+    }),
+  })
+  // Run as the HTTP runner runs a function: with the registered factory.
+  const result = (await runPikkuFunc('rpc', 'outerWireProbe', 'outerWireProbe', {
+    singletonServices: app.services as never,
+    createWireServices: getCreateWireServices(),
+    data: () => ({}),
+    wire: { session: { userId: 'alice', role: 'member' } } as never,
+  })) as { outer: unknown; inner: unknown }
+  assert.deepEqual(seen.created, ['alice'])
+  assert.ok(result.outer)
+  assert.equal(result.inner, result.outer)
+  assert.equal(seen.closed, 1)
 })
 
 test('wire-services-merged: a function receives wire services and singletons in one object', async () => {
