@@ -279,9 +279,12 @@ class Project {
     // This machine reaches Yarn only through the npm registry (not repo.yarnpkg.com), and corepack cannot verify
     // the registry's signatures of Yarn's latest release, which it asks for first: take Yarn from the registry,
     // and start from the version corepack knows.
+    // Without its trailing slash: corepack appends `/yarn/-/...`, and a registry may refuse the doubled slash (HTTP 400).
     this.env.COREPACK_NPM_REGISTRY = spawnSync('npm', ['config', 'get', 'registry'], {
       encoding: 'utf8',
-    }).stdout.trim();
+    })
+      .stdout.trim()
+      .replace(/\/+$/, '');
     this.env.COREPACK_DEFAULT_TO_LATEST = '0';
     this.env.COREPACK_ENABLE_DOWNLOAD_PROMPT = '0';
     this.env.WRANGLER_SEND_METRICS = 'false';
