@@ -115,6 +115,18 @@ test('validation-error: a message that fails the input schema answers an error a
   assert.deepEqual(listed.todos, [])
 })
 
+test('validation-error-generic-message: the reply to a message that fails the input schema carries the error class\'s generic text, not which field was wrong', async () => {
+  const c = await signedIn('vgm')
+  c.send({ action: 'createTodo', title: 42 })
+  const reply = await c.next((f) => 'error' in f)
+  // UnprocessableContentError's registered message (@pikku/core errors.ts); HTTP would name "title".
+  assert.deepEqual(reply, {
+    error:
+      'The server understood the content type of the request content, and the syntax of the request content was correct, but it was unable to process the contained instructions..',
+    errorName: 'UnprocessableContentError',
+  })
+})
+
 test('permission-denied: another member cannot read a to-do over the channel', async () => {
   const ann = await signedIn('ann')
   const todo = await ann.call('createTodo', { title: 'private' })
