@@ -140,6 +140,8 @@ test('sse-client-gone-stays-subscribed: a stream whose client went away stays su
   const todo = await socket.call('createTodo', { title: 'nobody listens' })
   const reply = await socket.call('completeTodo', { todoId: todo.todoId })
   assert.equal(reply.done, true)
+  // The write to the gone stream does not throw, so the publish does not drop the subscription either.
+  assert.equal(subscriptions.get('todos:gus')?.size, 1)
   const health = await fetch(`${app.url}/health`)
   assert.equal(health.status, 200)
 })
