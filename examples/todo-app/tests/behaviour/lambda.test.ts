@@ -211,3 +211,18 @@ test('nextjs-prefix-kept-404: with removeAPIPrefix(false), /api/health matches n
     removeAPIPrefix(true)
   }
 })
+
+test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
+  const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
+  const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
+  const eventHubStore = { getChannelIdsForTopic: async () => ['c1', 'c2'], subscribe: async () => true, unsubscribe: async () => true }
+  const channelStore = { removeChannels: async () => {} }
+  const hub = new LambdaEventHubService(getSingletonServices().logger, event, channelStore as never, eventHubStore as never)
+  // No API Gateway is reached: the management API client is replaced by one that records each connection written to.
+  const sent: string[] = []
+  ;(hub as any).callbackAPI = { send: async (command: { input: { ConnectionId: string } }) => void sent.push(command.input.ConnectionId) }
+  await hub.publish('todos:ann', null, { n: 1 })
+  assert.deepEqual(sent, [])
+  await hub.publish('todos:ann', 'c1', { n: 2 })
+  assert.deepEqual(sent, ['c2'])
+})
