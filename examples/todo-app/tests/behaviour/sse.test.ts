@@ -145,3 +145,11 @@ test('sse-client-gone-stays-subscribed: a stream whose client went away stays su
   const health = await fetch(`${app.url}/health`)
   assert.equal(health.status, 200)
 })
+
+test('sse-bad-token-error-event: a bearer token the jwt service cannot decode answers an SSE route with 200 and an "Internal server error" event, not a 500', async () => {
+  const stream = await openStream('/todos/changes', { authorization: 'Bearer not-a-jwt' })
+  assert.equal(stream.response.status, 200)
+  assert.deepEqual(await stream.nextEvent(), { type: 'error', errorText: 'Internal server error' })
+  assert.deepEqual(await stream.nextEvent(), { type: 'done' })
+  assert.equal(await stream.nextEvent(), undefined)
+})
