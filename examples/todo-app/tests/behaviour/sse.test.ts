@@ -153,3 +153,32 @@ test('sse-bad-token-error-event: a bearer token the jwt service cannot decode an
   assert.deepEqual(await stream.nextEvent(), { type: 'done' })
   assert.equal(await stream.nextEvent(), undefined)
 })
+
+test('sse-pg-event-hub-inner: PgEventHubService writes a publish into an SSE stream only when it has no inner hub', async () => {
+  const { PgEventHubService } = await import('@pikku/kysely-postgres')
+  const { LocalEventHubService } = await import('@pikku/core/channel/local')
+  const services = app.services as { eventHub?: unknown }
+  const saved = services.eventHub
+  try {
+    // No init(): nothing is relayed through PostgreSQL, and publish delivers in this process only.
+    const plain = new PgEventHubService('postgres://unused')
+    services.eventHub = plain
+    const first = await openStream('/todos/changes', await auth('pia'))
+    assert.deepEqual(await first.nextEvent(), { subscribed: true })
+    await plain.publish('todos:pia', null, { n: 1 })
+    assert.deepEqual(await first.nextEvent(), { n: 1 })
+    first.abort()
+
+    const withInner = new PgEventHubService('postgres://unused', new LocalEventHubService())
+    services.eventHub = withInner
+    const second = await openStream('/todos/changes', await auth('pia'))
+    assert.deepEqual(await second.nextEvent(), { subscribed: true })
+    await withInner.publish('todos:pia', null, { n: 2 })
+    // The stream is registered on the wrapper's own hub; the subscription and the publish go to the inner one.
+    const next = await Promise.race([second.nextEvent(), new Promise((resolve) => setTimeout(() => resolve('nothing'), 300))])
+    assert.equal(next, 'nothing')
+    second.abort()
+  } finally {
+    services.eventHub = saved
+  }
+})
