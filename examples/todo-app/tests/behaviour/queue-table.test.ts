@@ -274,6 +274,31 @@ test('in-memory-queue-retries: InMemoryQueueService retries up to attempts, its 
   }
 })
 
+test('in-memory-discard-retried: InMemoryQueueService counts a discard as a failed attempt and runs the job again while attempts remain', async () => {
+  const memory = new InMemoryQueueService()
+  const consoleError = console.error
+  const reported = new Promise<string>((resolve) => {
+    console.error = (...args: unknown[]) => resolve(args.map(String).join(' '))
+  })
+  const errors = collectLogs(services, 'error')
+  try {
+    const jobId = await memory.add('todo-reminders-strict', { todoId: 'deleted-long-ago' }, { delay: 0, attempts: 2 })
+    mock.timers.tick(0)
+    await settle()
+    // No backoff given: the second attempt follows 50 ms later.
+    mock.timers.tick(50)
+    assert.equal(
+      await reported,
+      `[InMemoryQueue] Job ${jobId} on todo-reminders-strict failed after 2 attempt(s): Queue job ${jobId} discarded: to-do deleted-long-ago no longer exists`,
+    )
+    // runQueueJob logged the discard once per attempt.
+    assert.equal(errors.lines.filter((line) => line.startsWith(`Error processing job ${jobId} `)).length, 2)
+  } finally {
+    console.error = consoleError
+    errors.restore()
+  }
+})
+
 test('table-discard-dropped: a discarded job is dropped from the table, not retried', async () => {
   const dropped: string[] = []
   const retried: string[] = []
