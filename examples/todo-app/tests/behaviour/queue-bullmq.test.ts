@@ -119,6 +119,28 @@ test('failed-job-retried-to-attempts: a job whose function throws is tried `atte
   }
 })
 
+test('exponential-without-delay-immediate: backoff \'exponential\' with no delay gives BullMQ no base, so the retries follow at once', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Store down, no base delay')
+  const down = storeDownFor(services, todo.todoId)
+  const delayed: string[] = []
+  const onDelayed = ({ jobId: id }: { jobId: string }) => void delayed.push(id)
+  events.on('delayed', onDelayed)
+  try {
+    const started = Date.now()
+    // The backoff stepJobOptions gives a queued workflow step that sets no retryDelay.
+    const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId }, { attempts: 3, backoff: 'exponential' })
+    const job = await queueService.getJob('todo-reminders', jobId)
+    await assert.rejects(job!.waitForCompletion!(10_000), /todo store unreachable/)
+    assert.equal(down.calls, 3)
+    // With a base of one second the two waits alone would take three seconds.
+    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`)
+    assert.deepEqual(delayed.filter((id) => id === jobId), [])
+  } finally {
+    events.off('delayed', onDelayed)
+    down.restore()
+  }
+})
+
 test('no-attempts-one-try: a job published without attempts fails after a single try', async () => {
   const todo = await dueIn(30 * 60 * 1000, 'Store down once')
   const down = storeDownFor(services, todo.todoId)
