@@ -179,3 +179,38 @@ test('addon-error-propagates: an error thrown inside the addon reaches the calle
     hook.status = 200
   }
 })
+
+test('addon-config-gets-no-services: core 0.12.90 calls a pikkuAddonConfig factory without the app services, so it has no logger and cannot read a variable or a secret', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const { pikkuAddonConfig } = await import('@todo-app/notify-addon/.pikku/setup/pikku-addon-setup-types.gen.js')
+  const pkg = '@todo-app/notify-addon'
+  const factories = pikkuState(pkg, 'package', 'factories')!
+  const seen: string[] = []
+  const createConfig = pikkuAddonConfig(async (services: any) => {
+    seen.push(`logger: ${typeof services.logger}`)
+    const reads = [() => services.variables.get('CHAT_CHANNEL'), () => services.secrets.getSecret('CHAT_WEBHOOK_URL')]
+    for (const read of reads) {
+      try {
+        await read()
+        seen.push('read')
+      } catch (error) {
+        seen.push((error as Error).message)
+      }
+    }
+    return {} as never
+  })
+  pikkuState(pkg, 'package', 'factories', { ...factories, createConfig })
+  // A second install of the same package, so its services are built afresh rather than taken from 'chat'.
+  pikkuState(null, 'addons', 'packages').set('chatcfg', { package: pkg })
+  try {
+    await alice().invoke('chatcfg:postToChat' as never, { text: 'config probe' } as never)
+    assert.deepEqual(seen, [
+      'logger: undefined',
+      "Cannot read properties of undefined (reading 'get')",
+      "Cannot read properties of undefined (reading 'getSecret')",
+    ])
+  } finally {
+    pikkuState(pkg, 'package', 'factories', factories)
+    pikkuState(null, 'addons', 'packages').delete('chatcfg')
+  }
+})
