@@ -217,7 +217,7 @@ test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null c
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
   const eventHubStore = { getChannelIdsForTopic: async () => ['c1', 'c2'], subscribe: async () => true, unsubscribe: async () => true }
   const channelStore = { removeChannels: async () => {} }
-  const hub = new LambdaEventHubService(getSingletonServices().logger, event, channelStore as never, eventHubStore as never)
+  const hub = new LambdaEventHubService<Record<string, unknown>>(getSingletonServices().logger, event, channelStore as never, eventHubStore as never)
   // No API Gateway is reached: the management API client is replaced by one that records each connection written to.
   const sent: string[] = []
   ;(hub as any).callbackAPI = { send: async (command: { input: { ConnectionId: string } }) => void sent.push(command.input.ConnectionId) }

@@ -161,7 +161,7 @@ test('sse-pg-event-hub-inner: PgEventHubService writes a publish into an SSE str
   const saved = services.eventHub
   try {
     // No init(): nothing is relayed through PostgreSQL, and publish delivers in this process only.
-    const plain = new PgEventHubService('postgres://unused')
+    const plain = new PgEventHubService<Record<string, unknown>>('postgres://unused')
     services.eventHub = plain
     const first = await openStream('/todos/changes', await auth('pia'))
     assert.deepEqual(await first.nextEvent(), { subscribed: true })
@@ -169,7 +169,7 @@ test('sse-pg-event-hub-inner: PgEventHubService writes a publish into an SSE str
     assert.deepEqual(await first.nextEvent(), { n: 1 })
     first.abort()
 
-    const withInner = new PgEventHubService('postgres://unused', new LocalEventHubService())
+    const withInner = new PgEventHubService<Record<string, unknown>>('postgres://unused', new LocalEventHubService())
     services.eventHub = withInner
     const second = await openStream('/todos/changes', await auth('pia'))
     assert.deepEqual(await second.nextEvent(), { subscribed: true })
