@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { JWTService } from '@pikku/core/services'
 import { PikkuFastifyServer } from '@pikku/fastify'
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import { startFastifyApp } from './harness/fastify.js'
 import type { RunningApp } from './harness/app.js'
@@ -21,6 +21,33 @@ before(async () => {
 after(() => app.stop())
 
 const json = { 'content-type': 'application/json' }
+
+/**
+ * A second Fastify instance beside the app's server, with the plugin registered on it (`prefix` beside the `pikku`
+ * key, which gets the app's logger plus `pikku`); `prepare` runs before the plugin is registered, and the instance
+ * is closed after `use`.
+ */
+const withPlugin = async (
+  setup: {
+    fastify?: FastifyServerOptions
+    pikku?: Record<string, unknown>
+    prefix?: string
+    prepare?: (instance: FastifyInstance) => void
+  },
+  use: (instance: FastifyInstance) => Promise<void>,
+) => {
+  const instance = Fastify(setup.fastify)
+  setup.prepare?.(instance)
+  await instance.register(pikkuFastifyPlugin, {
+    ...(setup.prefix ? { prefix: setup.prefix } : {}),
+    pikku: { logger: app.services.logger, ...setup.pikku },
+  })
+  try {
+    await use(instance)
+  } finally {
+    await instance.close()
+  }
+}
 
 test('own-route: a Fastify route of the app\'s own answers next to the plugin\'s catch-all', async () => {
   const response = await fetch(`${app.url}/legacy/ping`)
@@ -101,9 +128,7 @@ test('max-body-size: with maxBodySize 2 MiB a 1.5 MB body is accepted, and a 3 M
 })
 
 test('instance-body-limit: without maxBodySize, the catch-all route keeps the Fastify instance\'s own bodyLimit', async () => {
-  const second = Fastify({ bodyLimit: 1000 })
-  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger } })
-  try {
+  await withPlugin({ fastify: { bodyLimit: 1000 } }, async (second) => {
     const response = await second.inject({
       method: 'POST',
       url: '/todos',
@@ -112,15 +137,11 @@ test('instance-body-limit: without maxBodySize, the catch-all route keeps the Fa
     })
     assert.equal(response.statusCode, 413)
     assert.equal(response.json().code, 'FST_ERR_CTP_BODY_TOO_LARGE')
-  } finally {
-    await second.close()
-  }
+  })
 })
 
 test('instance-body-limit-above-pikku-cap: with an instance bodyLimit above 10 MiB and no maxBodySize, Pikku still refuses a body over 10 MiB with its own 413', async () => {
-  const second = Fastify({ bodyLimit: 16 * 1024 * 1024 })
-  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger } })
-  try {
+  await withPlugin({ fastify: { bodyLimit: 16 * 1024 * 1024 } }, async (second) => {
     const response = await second.inject({
       method: 'POST',
       url: '/todos',
@@ -130,16 +151,12 @@ test('instance-body-limit-above-pikku-cap: with an instance bodyLimit above 10 M
     // Fastify let the body through; the plugin's request object applies core's DEFAULT_MAX_BODY_SIZE.
     assert.equal(response.statusCode, 413)
     assert.equal(response.json().name, 'PayloadTooLargeError')
-  } finally {
-    await second.close()
-  }
+  })
 })
 
 test('own-route-hides-pikku-route: an exact Fastify GET /todos, even registered after the plugin, answers instead of Pikku; POST /todos still reaches Pikku', async () => {
-  const second = Fastify()
-  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger } })
-  second.get('/todos', async () => 'old list')
-  try {
+  await withPlugin({}, async (second) => {
+    second.get('/todos', async () => 'old list')
     const listed = await second.inject({ method: 'GET', url: '/todos', headers: alice })
     assert.equal(listed.statusCode, 200)
     assert.equal(listed.body, 'old list')
@@ -151,47 +168,34 @@ test('own-route-hides-pikku-route: an exact Fastify GET /todos, even registered 
     })
     assert.equal(created.statusCode, 200)
     assert.equal(created.json().title, 'Still Pikku')
-  } finally {
-    await second.close()
-  }
+  })
 })
 
 test('bubble-errors-fastify-answers: with bubbleErrors the error goes to Fastify\'s error handler (its default one answers 500), and Pikku\'s own error response is not sent', async () => {
-  const second = Fastify()
-  second.setErrorHandler((error, _request, reply) => {
-    void reply.status(409).send({ caught: error.name })
-  })
-  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger, bubbleErrors: true } })
-  try {
+  const prepare = (second: FastifyInstance) =>
+    second.setErrorHandler((error, _request, reply) => {
+      void reply.status(409).send({ caught: (error as Error).name })
+    })
+  await withPlugin({ prepare, pikku: { bubbleErrors: true } }, async (second) => {
     const response = await second.inject({ method: 'GET', url: '/todos/t_42', headers: alice })
     assert.equal(response.statusCode, 409)
     assert.deepEqual(response.json(), { caught: 'NotFoundError' })
-  } finally {
-    await second.close()
-  }
+  })
   // With no error handler of the app's own, Fastify's default one answers: a 500, not Pikku's 404.
-  const third = Fastify()
-  await third.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger, bubbleErrors: true } })
-  try {
+  await withPlugin({ pikku: { bubbleErrors: true } }, async (third) => {
     const response = await third.inject({ method: 'GET', url: '/todos/t_42', headers: alice })
     assert.equal(response.statusCode, 500)
     assert.equal(response.json().statusCode, 500)
-  } finally {
-    await third.close()
-  }
+  })
 })
 
 test('prefix-ignored: registered with prefix /api, the plugin still serves the wired paths and nothing under /api', async () => {
-  const second = Fastify()
-  await second.register(pikkuFastifyPlugin, { prefix: '/api', pikku: { logger: app.services.logger } })
-  try {
+  await withPlugin({ prefix: '/api' }, async (second) => {
     assert.equal((await second.inject({ method: 'GET', url: '/health' })).statusCode, 200)
     const prefixed = await second.inject({ method: 'GET', url: '/api/health' })
     assert.equal(prefixed.statusCode, 404)
     assert.equal(prefixed.json().name, 'NotFoundError')
-  } finally {
-    await second.close()
-  }
+  })
 })
 
 test('form-body-415: a form-encoded body is refused by Fastify with 415 before Pikku reads it', async () => {
@@ -219,13 +223,9 @@ test('server-enable-cors-throws: PikkuFastifyServer.enableCors throws "Method no
 })
 
 test('respond-404-false-empty-200: registered with respondWith404 false, the plugin ends an unknown path as an empty 200', async () => {
-  const second = Fastify()
-  await second.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger, respondWith404: false } })
-  try {
+  await withPlugin({ pikku: { respondWith404: false } }, async (second) => {
     const response = await second.inject({ method: 'GET', url: '/no-such-route' })
     assert.equal(response.statusCode, 200)
     assert.equal(response.body, '')
-  } finally {
-    await second.close()
-  }
+  })
 })
