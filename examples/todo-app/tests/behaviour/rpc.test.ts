@@ -208,6 +208,22 @@ test('remote-redis: through RedisDeploymentService, no registration gives "No de
   }
 })
 
+test('invoke-unregistered-not-remote: a name in the generated metadata whose function was never registered does not go to the deploymentService', async () => {
+  const deploymentService = new RedisDeploymentService({}, redis.url, 'unregistered', app.services.jwt, secrets)
+  app.services.deploymentService = deploymentService
+  try {
+    // Only a name missing from the RPC metadata (RPCNotFoundError) falls back to the deployment service; a known name
+    // whose function this process never registered fails as it does without one.
+    await assert.rejects(rpcAs({ userId: 'alice' }).invoke('listOverdueTodos', undefined), {
+      name: 'Error',
+      message: 'Function not found: listOverdueTodos',
+    })
+  } finally {
+    delete app.services.deploymentService
+    await deploymentService.stop()
+  }
+})
+
 test('remote-call-carries: rpc.remote posts to the registered deployment with a short-lived signed token, the encrypted session and the trace id', async () => {
   const { createServer } = await import('node:http')
   const { decryptWithKeyMaterial, REMOTE_SESSION_INFO } = await import('@pikku/core/crypto-utils')
