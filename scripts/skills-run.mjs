@@ -622,6 +622,7 @@ function checkApi(project, ctx) {
     port: project.port,
     mcpPort: project.mcpPort,
     read: (path) => readFileSync(join(project.dir, path), 'utf8'),
+    write: (path, text) => writeFileSync(join(project.dir, path), text),
     exists: (path) => existsSync(join(project.dir, path)),
     /** The output of the last line the page ran that matches `re`. */
     output(re) {
