@@ -171,6 +171,19 @@ test('cloudflare-fetch-health: the Worker entry serves GET /health from a fetch 
   assert.equal(forbidden.status, 403)
 })
 
+test('cloudflare-cf-ray-is-error-id: through the Worker entry (runFetch), a CF-Ray header, not x-request-id, comes back as the errorId', async () => {
+  const { default: worker } = await import('../../src/runtimes/cloudflare.js')
+  const withRay = await worker.fetch(
+    new Request('http://localhost/no-such-route', { headers: { 'x-request-id': 'req-123', 'cf-ray': 'ray-456' } }),
+    {},
+  )
+  assert.equal(withRay.status, 404)
+  assert.equal((await withRay.json()).errorId, 'ray-456')
+  // Without a CF-Ray header, the x-request-id is used, as on the other runtimes.
+  const withoutRay = await worker.fetch(new Request('http://localhost/no-such-route', { headers: { 'x-request-id': 'req-123' } }), {})
+  assert.equal((await withoutRay.json()).errorId, 'req-123')
+})
+
 test('cloudflare-scheduled-by-cron: the Worker scheduled handler runs the task whose schedule equals the cron, and nothing for another cron', async () => {
   const { default: worker } = await import('../../src/runtimes/cloudflare.js')
   const logged: string[] = []
