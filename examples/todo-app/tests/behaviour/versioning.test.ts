@@ -75,6 +75,24 @@ test('old-version-keeps-checks: the old version keeps its own permission guard',
   await assert.rejects(invoke('getTodo@v1', { session: { userId: 'bob', role: 'member' } }), { name: 'ForbiddenError' })
 })
 
+test('old-version-needs-expose: POST /rpc/getTodo@v1 answers 404 RPCNotFoundError while getTodoV1 has no expose, and the version 1 shape once it is exposed', async () => {
+  const call = async () =>
+    fetch(`${app.url}/rpc/getTodo@v1`, { method: 'POST', headers: await app.as(alice), body: JSON.stringify({ data: { todoId } }) })
+  const hidden = await call()
+  assert.equal(hidden.status, 404)
+  assert.equal((await hidden.json()).name, 'RPCNotFoundError')
+  // `expose: true` on getTodoV1 is recorded in its meta, as here.
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  meta['getTodo@v1'] = { ...meta['getTodo@v1'], expose: true }
+  try {
+    const exposed = await call()
+    assert.equal(exposed.status, 200)
+    assert.deepEqual(Object.keys(await exposed.json()).sort(), ['done', 'title', 'todoId'])
+  } finally {
+    meta['getTodo@v1'] = { ...meta['getTodo@v1'], expose: undefined }
+  }
+})
+
 test('unknown-version-serves-latest: rpc.invoke of a version nobody registered is served by the latest, without an error', async () => {
   const result = await invoke('getTodo@v7')
   assert.equal(result.ownerId, 'alice')
