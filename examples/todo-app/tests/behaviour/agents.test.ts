@@ -287,6 +287,25 @@ test('no-agent-runner-503: without an agentRunner the run fails with AIProviderN
   }
 })
 
+test('no-agent-runner-streamed: on the streaming route a run without an agentRunner answers 200 and one error event with the registered message', async () => {
+  delete services.agentRunner
+  try {
+    const response = await stream('alice', '/assistant/stream', { message: 'Hello', threadId: 'alice-stream-no-runner' })
+    assert.equal(response.status, 200)
+    assert.deepEqual(await sseEvents(response), [
+      {
+        type: 'error',
+        errorText:
+          'No AI provider configured. Please set up an AI provider (e.g. OpenAI, Anthropic) and provide a valid API key to use this agent.',
+      },
+      { type: 'done' },
+    ])
+    assert.equal(model.calls.length, 0)
+  } finally {
+    services.agentRunner = runner
+  }
+})
+
 test('unknown-provider: a model prefix missing from the providers map fails with "Unknown AI provider"', async () => {
   const providers = runner.providers
   runner.providers = { anthropic: model.provider }
@@ -372,6 +391,18 @@ test('no-run-state-500: without an agentRunState every run fails with "AgentRunS
     const response = await ask('alice', 'Hello', 'alice-no-run-state')
     assert.equal(response.status, 500)
     assert.equal((await response.json()).message, 'AgentRunStateService not available in singletonServices')
+  } finally {
+    services.agentRunState = runState
+  }
+})
+
+test('no-run-state-streamed: on the streaming route a run without an agentRunState answers 200 and one error event saying only "Internal server error"', async () => {
+  const runState = services.agentRunState
+  delete services.agentRunState
+  try {
+    const response = await stream('alice', '/assistant/stream', { message: 'Hello', threadId: 'alice-stream-no-run-state' })
+    assert.equal(response.status, 200)
+    assert.deepEqual(await sseEvents(response), [{ type: 'error', errorText: 'Internal server error' }, { type: 'done' }])
   } finally {
     services.agentRunState = runState
   }
