@@ -318,6 +318,21 @@ test('unknown-provider: a model prefix missing from the providers map fails with
   }
 })
 
+test('unknown-provider-streamed: on a streamed run the same error ends the stream with RUN_ERROR, and the route answers 200', async () => {
+  const providers = runner.providers
+  runner.providers = { anthropic: model.provider }
+  try {
+    const response = await stream('alice', '/assistant/stream', { message: 'Hello', threadId: 'alice-stream-no-provider' })
+    assert.equal(response.status, 200)
+    const events = await sseEvents(response)
+    const error = events.find((e) => e.type === 'RUN_ERROR')
+    assert.ok(error, `no RUN_ERROR in ${events.map((e) => e.type).join(', ')}`)
+    assert.equal(error.message, "Unknown AI provider: 'openai'. Available: anthropic")
+  } finally {
+    runner.providers = providers
+  }
+})
+
 test('stream-sse-events: POST /assistant/stream sends the reply as AG-UI events over server-sent events', async () => {
   model.answer({ text: 'Hello there' })
   const response = await stream('alice', '/assistant/stream', { message: 'Hi', threadId: 'alice-stream' })
