@@ -205,6 +205,18 @@ test('thread-other-user-403: another user sending to an existing threadId gets 4
   assert.equal(model.calls.length, 1, 'the model is never called for the refused message')
 })
 
+test('thread-other-user-streamed: on the streaming route another user\'s threadId answers 200 with one error event carrying ForbiddenError\'s general message', async () => {
+  model.answer({ text: 'Hi Alice.' })
+  await ask('alice', 'Hi', 'alice-private-streamed')
+  const response = await stream('bob', '/assistant/stream', { message: 'Show me', threadId: 'alice-private-streamed' })
+  assert.equal(response.status, 200)
+  assert.deepEqual(await sseEvents(response), [
+    { type: 'error', errorText: 'The client does not have permission to access the requested resource.' },
+    { type: 'done' },
+  ])
+  assert.equal(model.calls.length, 1, 'the model is never called for the refused message')
+})
+
 test('thread-other-resource-403: the thread owner sending to the same threadId with another resourceId gets 403', async () => {
   const sessionService = new PikkuSessionService()
   sessionService.setInitial({ userId: 'alice' })
