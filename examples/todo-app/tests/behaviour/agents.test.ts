@@ -146,6 +146,21 @@ test('approval-other-user-403: another user answering the approval gets 403 "Not
   assert.ok(await services.todoStore.get(todo.todoId))
 })
 
+test('approval-other-user-streamed: another user answering through the streaming resume route gets 200 with one error event, and the tool does not run', async () => {
+  const todo = await newTodo('alice', 'Guarded stream')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Delete it', threadId: 'alice-guarded-stream' }))
+  const request = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request')
+  const { runId, toolCallId } = request.value
+  const response = await stream('bob', '/assistant/resume', { runId, toolCallId, approved: true })
+  assert.equal(response.status, 200)
+  assert.deepEqual(await sseEvents(response), [
+    { type: 'error', errorText: 'The client does not have permission to access the requested resource.' },
+    { type: 'done' },
+  ])
+  assert.ok(await services.todoStore.get(todo.todoId))
+})
+
 test('approval-approved-runs-tool: an approved call runs the tool and the run continues; a second answer is refused', async () => {
   const todo = await newTodo('alice', 'Obsolete')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
