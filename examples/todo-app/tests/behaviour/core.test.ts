@@ -115,6 +115,16 @@ test('auth-false-route-on-session-func-warns: a route with auth false, passed to
   assert.ok(lines.some((l) => l.level === 'warn' && l.text.includes('use pikkuSessionlessFunc instead')))
 })
 
+test('route-auth-unset-sessionless-403: a sessionless function run with the wiring auth of a route that leaves auth unset, and no session, is refused with ForbiddenError "Authentication required"', async () => {
+  // The HTTP runner passes `auth: route.auth !== false`: true for a route without `auth: false`.
+  registerProbe('coreSessionlessOnRoute', { func: async () => 'ran' }, { sessionless: true })
+  const refused = await run('coreSessionlessOnRoute', {}, {}, { auth: true })
+  await assert.rejects(refused.result, (error: unknown) => error instanceof ForbiddenError && error.message === 'Authentication required')
+  // The same function behind a route with `auth: false` runs without a session.
+  const open = await run('coreSessionlessOnRoute', {}, {}, { auth: false })
+  assert.equal(await open.result, 'ran')
+})
+
 test('secrets-denied-in-function: a function reading services.secrets throws SecretAccessDeniedError, a plain Error', async () => {
   registerProbe('coreReadsSecrets', { func: async (services: any) => services.secrets.getSecret('JWT_SECRET') }, { sessionless: true })
   const { result } = await run('coreReadsSecrets', {})
