@@ -329,6 +329,15 @@ test('core-fetch-options-204: an OPTIONS request no route matches answers 204 af
   assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:5173')
 })
 
+test('core-fetch-reserved-keys-dropped: core\'s reader for a Web Request drops "constructor" and "prototype" from the body, so createTodo gets only its title', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const response = await pikkuFetch(
+    new Request('http://localhost/todos', { method: 'POST', headers: alice, body: JSON.stringify({ title: 'Reserved', constructor: 'y', prototype: 'z' }) }),
+  )
+  assert.equal(response.status, 200)
+  assert.equal((await response.json()).title, 'Reserved')
+})
+
 test('core-fetch-query-boolean: GET /todos?done=true is not coerced to a boolean and answers 422', async () => {
   const { fetch: pikkuFetch } = await import('@pikku/core/http')
   const response = await pikkuFetch(new Request('http://localhost/todos?done=true', { headers: alice }))

@@ -178,6 +178,17 @@ test('invalid-body-422: a body that does not match the input type answers 422 Un
   assert.equal(body.message, 'Property "title" does not match schema., Instance type "number" is invalid. Expected "string".')
 })
 
+test('reserved-keys-express: on Express a body key "constructor" fails as a conflicting value, and "prototype" is kept and refused by the schema as an unknown key', async () => {
+  const post = (body: Record<string, unknown>) =>
+    fetch(`${app.url}/todos`, { method: 'POST', headers: { ...alice, ...json }, body: JSON.stringify(body) })
+  const withConstructor = await post({ title: 'x', constructor: 'y' })
+  assert.equal(withConstructor.status, 422)
+  assert.match((await withConstructor.json()).message, /^Conflicting values for key "constructor"/)
+  const withPrototype = await post({ title: 'x', prototype: 'y' })
+  assert.equal(withPrototype.status, 422)
+  assert.match((await withPrototype.json()).message, /Property "prototype" does not match additional properties schema/)
+})
+
 test('unknown-key-422: a key the input type does not declare answers 422 (additionalProperties is false)', async () => {
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
