@@ -234,6 +234,42 @@ test('prompt-no-session-32603: planDay without a token is -32603 "Internal error
   assert.equal(error.code, -32603)
 })
 
+test('prompt-role-and-image-refused: prompts answering a system message, or an image without a mimeType, are refused by the SDK client', async () => {
+  // Probe prompts registered the way the generated metadata and wireMCPPrompt register one.
+  const promptsMeta = pikkuState(null, 'mcp', 'promptsMeta') as Record<string, unknown>
+  const prompts = pikkuState(null, 'mcp', 'prompts') as Map<string, unknown>
+  const data = Buffer.from('not really a png').toString('base64')
+  const probes: Record<string, unknown[]> = {
+    mcpSystemPrompt: [{ role: 'system', content: { type: 'text', text: 'You are a planner.' } }],
+    mcpImagePrompt: [{ role: 'user', content: { type: 'image', text: '', data } }],
+  }
+  for (const [name, messages] of Object.entries(probes)) {
+    registerProbe(name, { func: async () => messages }, { sessionless: true })
+    promptsMeta[name] = { pikkuFuncId: name, name, description: 'probe', arguments: [] }
+    prompts.set(name, { name, description: 'probe', func: { func: async () => messages } })
+  }
+  const refusal = (name: string) =>
+    alice.getPrompt({ name }).then(
+      () => assert.fail(`${name} was accepted`),
+      (error: unknown) => error as Error,
+    )
+  try {
+    // The server sends the messages as returned; the client checks them against the MCP schema and throws.
+    const role = await refusal('mcpSystemPrompt')
+    assert.ok(!(role instanceof McpError), `expected a client-side validation error, got ${String(role)}`)
+    assert.match(role.message, /"role"/)
+    assert.match(role.message, /"user",\s*"assistant"/)
+    const image = await refusal('mcpImagePrompt')
+    assert.ok(!(image instanceof McpError), `expected a client-side validation error, got ${String(image)}`)
+    assert.match(image.message, /"mimeType"/)
+  } finally {
+    for (const name of Object.keys(probes)) {
+      delete promptsMeta[name]
+      prompts.delete(name)
+    }
+  }
+})
+
 // wire.mcp is the object PikkuMCPServer builds with its private createMCPService; no function of the app calls the
 // enable* methods, so the test takes the same object the server hands to functions.
 const wireMCP = () =>
