@@ -154,6 +154,17 @@ test('sse-bad-token-error-event: a bearer token the jwt service cannot decode an
   assert.equal(await stream.nextEvent(), undefined)
 })
 
+test('sse-bad-cookie-and-key-error-event: an undecodable todo_session cookie or x-api-key answers an SSE route with 200 and an "Internal server error" event, not a 500', async () => {
+  const attempts: Record<string, string>[] = [{ cookie: 'todo_session=not-a-jwt' }, { 'x-api-key': 'not-a-jwt' }]
+  for (const headers of attempts) {
+    const stream = await openStream('/todos/changes', headers)
+    assert.equal(stream.response.status, 200)
+    assert.deepEqual(await stream.nextEvent(), { type: 'error', errorText: 'Internal server error' })
+    assert.deepEqual(await stream.nextEvent(), { type: 'done' })
+    assert.equal(await stream.nextEvent(), undefined)
+  }
+})
+
 test('sse-pg-event-hub-inner: PgEventHubService writes a publish into an SSE stream only when it has no inner hub', async () => {
   const { PgEventHubService } = await import('@pikku/kysely-postgres')
   const { LocalEventHubService } = await import('@pikku/core/channel/local')
