@@ -177,6 +177,27 @@ test('rpc-invoke-no-own-wire-services: a function called with rpc.invoke builds 
   assert.equal(seen.closed, 1)
 })
 
+test('middleware-rpc-invoke-caller-wire-services: middleware of a function reached by rpc.invoke gets its caller\'s wire services; the outer call\'s middleware gets none', async () => {
+  recordWireServices()
+  const seenByMiddleware: Record<string, boolean> = {}
+  const probeMiddleware = (label: string) => async (services: any, _wire: unknown, next: () => Promise<void>) => {
+    seenByMiddleware[label] = Boolean(services.probeWireService)
+    await next()
+  }
+  registerProbe('innerMiddlewareProbe', { middleware: [probeMiddleware('inner')], func: async () => ({}) })
+  registerProbe('outerMiddlewareProbe', {
+    middleware: [probeMiddleware('outer')],
+    func: async (_services: unknown, _data: unknown, wire: any) => wire.rpc.invoke('innerMiddlewareProbe', {}),
+  })
+  await runPikkuFunc('rpc', 'outerMiddlewareProbe', 'outerMiddlewareProbe', {
+    singletonServices: app.services as never,
+    createWireServices: getCreateWireServices(),
+    data: () => ({}),
+    wire: { session: { userId: 'alice', role: 'member' } } as never,
+  })
+  assert.deepEqual(seenByMiddleware, { outer: false, inner: true })
+})
+
 test('wire-services-merged: a function receives wire services and singletons in one object', async () => {
   pikkuWireServices(async () => ({ probeWireService: { hello: 'wire' } }) as never)
   registerProbe('servicesSeen', {
