@@ -259,7 +259,13 @@ export const CHECKS = {
     ],
     [
       /^With a malformed `Authorization` header: `401`/,
-      (t) => expectStatus(curl(t, /Token abc/), 401, 'a malformed header'),
+      (t) => {
+        const r = curl(t, /Token abc/);
+        expectStatus(r, 401, 'a malformed header');
+        // "from InvalidSessionError": the error's name is in the body, as examples/todo-app/tests/behaviour/http.test.ts
+        // (malformed-authorization-401) reads it.
+        assert.match(r.body, /"name":"InvalidSessionError"/);
+      },
     ],
     [
       /^The `PATCH` answers `403` with `"Permission denied"`/,
