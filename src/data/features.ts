@@ -34,7 +34,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Durable workflows',
-    body: 'Chain functions into workflows whose every step is recorded, so a run can sleep, retry, wait for approval and resume after a restart.',
+    body: 'Chain functions into workflows whose every step is recorded, so a run can sleep, retry and wait for approval, and, with a persistent store and a queue, carry on after a restart.',
     href: '/docs/workflows',
   },
   {
