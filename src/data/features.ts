@@ -39,7 +39,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Agents with your functions as tools',
-    body: 'Declare an AI agent and hand it the functions you already wrote as tools. Runs stream, persist, and stop for approval before a risky call.',
+    body: 'Declare an AI agent and hand it the functions you already wrote as tools. Runs stream, keep their threads when an agentStorage service is configured, and stop for approval before calling a function marked approvalRequired.',
     href: '/docs/ai-agents',
   },
   {
