@@ -89,6 +89,22 @@ test('lambda-v2-options-origin: runFetchV2 answers OPTIONS echoing the request o
   assert.equal(result.headers['access-control-allow-origin'], 'http://localhost:5173')
 })
 
+test('lambda-options-no-credentials: neither runFetch nor runFetchV2 sends Access-Control-Allow-Credentials on its OPTIONS answer, although the app\'s cors() allows credentials', async () => {
+  const rest = await lambda.http(restEvent('OPTIONS', '/todos', { origin: 'http://localhost:5173' }))
+  assert.equal(rest.statusCode, 200)
+  assert.equal(rest.headers?.['access-control-allow-credentials'], undefined)
+  const event = {
+    rawPath: '/todos',
+    rawQueryString: '',
+    headers: { host: 'localhost', origin: 'http://localhost:5173' },
+    requestContext: { http: { method: 'OPTIONS' } },
+    isBase64Encoded: false,
+  } as unknown as APIGatewayProxyEventV2
+  const v2 = (await runFetchV2(event)) as { statusCode: number; headers: Record<string, string> }
+  assert.equal(v2.statusCode, 200)
+  assert.equal(v2.headers['access-control-allow-credentials'], undefined)
+})
+
 test('lambda-v2-health: runFetchV2 serves an HTTP API (payload 2.0) event', async () => {
   const event = {
     rawPath: '/health',
