@@ -194,6 +194,21 @@ test('approval-declined: a declined call is not run, and the model is told the u
   })
 })
 
+test('approval-approved-tool-error: an approved tool that fails is handed to the model as "Error: " and the thrown message', async () => {
+  const bobs = await newTodo('bob', 'Bob\'s approved chore')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: bobs.todoId } }] })
+  const turn = await (await ask('alice', 'Delete Bob\'s chore', 'alice-approve-refused')).json()
+  model.answer({ text: 'I could not delete that one.' })
+  const approved = await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)
+  assert.equal(approved.status, 200)
+  assert.equal((await approved.json()).reply, 'I could not delete that one.')
+  assert.ok(await services.todoStore.get(bobs.todoId))
+  const toolMessage: any = model.calls[1].prompt.at(-1)
+  assert.equal(toolMessage.role, 'tool')
+  // Core runs the approved tool itself, before the runner, and keeps the thrown message.
+  assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Permission denied' })
+})
+
 test('thread-history: a second message on the same threadId is sent to the model after the earlier turn', async () => {
   model.answer({ text: 'Noted.' })
   await ask('alice', 'My name is Alice.', 'alice-history')
