@@ -209,6 +209,32 @@ test('approval-approved-tool-error: an approved tool that fails is handed to the
   assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Permission denied' })
 })
 
+test('approval-no-storage-fails: without an agentStorage an approved tool runs, then the continued run has no messages and fails', async () => {
+  delete services.agentStorage
+  try {
+    const todo = await newTodo('alice', 'Unstored')
+    model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+    const turn = await (await ask('alice', 'Delete unstored', 'alice-approve-no-storage')).json()
+    const approved = await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)
+    assert.equal(approved.status, 500)
+    assert.equal((await approved.json()).message, 'Invalid prompt: messages must not be empty')
+    assert.equal(await services.todoStore.get(todo.todoId), undefined, 'the tool ran before the failure')
+    assert.equal(model.calls.length, 1, 'the model is not called again')
+
+    const streamed = await newTodo('alice', 'Unstored stream')
+    model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: streamed.todoId } }] })
+    const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Delete it', threadId: 'alice-approve-no-storage-stream' }))
+    const { runId, toolCallId } = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request').value
+    const resumed = await sseEvents(await stream('alice', '/assistant/resume', { runId, toolCallId, approved: true }))
+    assert.deepEqual(resumed.at(-1), { type: 'RUN_ERROR', message: 'Invalid prompt: messages must not be empty' })
+    assert.ok(resumed.some((e) => e.type === 'TOOL_CALL_RESULT'))
+    assert.equal(await services.todoStore.get(streamed.todoId), undefined, 'the streamed resume ran the tool too')
+    assert.equal(model.calls.length, 2, 'neither continuation calls the model')
+  } finally {
+    services.agentStorage = storage
+  }
+})
+
 test('thread-history: a second message on the same threadId is sent to the model after the earlier turn', async () => {
   model.answer({ text: 'Noted.' })
   await ask('alice', 'My name is Alice.', 'alice-history')
