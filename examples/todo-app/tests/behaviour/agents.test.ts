@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { VercelAgentRunner } from '@pikku/ai-vercel'
 import { InMemoryAgentRunStateService, PikkuSessionService } from '@pikku/core/services'
 import { rpcService } from '@pikku/core/rpc'
+import { pikkuState } from '@pikku/core/state'
 import { LocalMetaService } from '@pikku/core/services/local-meta'
 import { InMemoryAgentStorage } from '../../src/agents/in-memory-agent-storage.js'
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
@@ -232,6 +233,45 @@ test('approval-no-storage-fails: without an agentStorage an approved tool runs, 
     assert.equal(model.calls.length, 2, 'neither continuation calls the model')
   } finally {
     services.agentStorage = storage
+  }
+})
+
+test('sub-agent-approval: a sub-agent\'s request answered by approve returns 200 without running the tool; through resume the tool runs', async () => {
+  // dayPlanner is given the approval tool for this test only, so that a sub-agent asks for approval.
+  const meta = (pikkuState(null, 'agent', 'agentsMeta') as any).dayPlanner
+  const tools = meta.tools
+  meta.tools = [...tools, 'deleteTodoWithApproval']
+  try {
+    const viaApprove = await newTodo('alice', 'Sub plan')
+    model.answer(
+      { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'delete it', session: 'cleanup' } }] },
+      { toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: viaApprove.todoId } }] },
+    )
+    const turn = await (await ask('alice', 'Plan and clean up', 'alice-sub-approval')).json()
+    assert.equal(turn.pendingApprovals[0].toolName, 'deleteTodoWithApproval')
+    assert.equal(turn.pendingApprovals[0].reason, 'Delete the to-do "Sub plan"?')
+    model.answer({ text: 'Done.' })
+    const approved = await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)
+    assert.equal(approved.status, 200)
+    assert.deepEqual(await approved.json(), { runId: turn.runId, reply: 'Done.', pendingApprovals: [] })
+    assert.ok(await services.todoStore.get(viaApprove.todoId), 'approve did not run the sub-agent tool')
+    model.reset()
+
+    const viaResume = await newTodo('alice', 'Sub stream plan')
+    model.answer(
+      { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'delete it', session: 'cleanup' } }] },
+      { toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: viaResume.todoId } }] },
+    )
+    const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Plan and clean up', threadId: 'alice-sub-approval-stream' }))
+    const { runId, toolCallId } = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request').value
+    model.answer({ text: 'Deleted it.' }, { text: 'The planner deleted it.' })
+    const resumed = await sseEvents(await stream('alice', '/assistant/resume', { runId, toolCallId, approved: true }))
+    assert.equal(resumed.at(-1).type, 'RUN_FINISHED')
+    // The sub-agent and then the parent are each called once more.
+    assert.equal(model.calls.length, 4)
+    assert.equal(await services.todoStore.get(viaResume.todoId), undefined, 'resume ran the sub-agent tool')
+  } finally {
+    meta.tools = tools
   }
 })
 
