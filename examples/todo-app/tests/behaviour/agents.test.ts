@@ -275,6 +275,31 @@ test('sub-agent-approval: a sub-agent\'s request answered by approve returns 200
   }
 })
 
+test('sub-agent-session-label: a label continues the sub-agent thread within one leg of a run, but not after an approval', async () => {
+  const todo = await newTodo('alice', 'Label plan')
+  model.answer(
+    { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'first question', session: 'a' } }] },
+    { text: 'first answer' },
+    { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'second question', session: 'a' } }] },
+    { text: 'second answer' },
+    { toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] },
+  )
+  const turn = await (await ask('alice', 'Plan twice', 'alice-label')).json()
+  // calls: parent, dayPlanner, parent, dayPlanner, parent (stops for approval)
+  assert.ok(model.calls[3].text.includes('first question'), 'the second call with label a continues the first thread')
+  model.answer(
+    { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'third question', session: 'a' } }] },
+    { text: 'third answer' },
+    { text: 'Done.' },
+  )
+  const approved = await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)
+  assert.equal(approved.status, 200)
+  // calls 5 to 7: parent, dayPlanner, parent
+  assert.equal(model.calls.length, 8)
+  assert.ok(model.calls[6].text.includes('third question'))
+  assert.ok(!model.calls[6].text.includes('first question'), 'after the approval label a starts a new thread')
+})
+
 test('thread-history: a second message on the same threadId is sent to the model after the earlier turn', async () => {
   model.answer({ text: 'Noted.' })
   await ask('alice', 'My name is Alice.', 'alice-history')
