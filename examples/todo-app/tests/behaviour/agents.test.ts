@@ -300,6 +300,19 @@ test('sub-agent-session-label: a label continues the sub-agent thread within one
   assert.ok(!model.calls[6].text.includes('first question'), 'after the approval label a starts a new thread')
 })
 
+test('max-steps-per-leg: maxSteps (6 for todoAssistant) counts the model steps of one leg; a run continued after an approval gets as many again', async () => {
+  const todo = await newTodo('alice', 'Long run')
+  const list = { toolCalls: [{ toolName: 'listTodos', args: {} }] }
+  model.answer(list, list, list, list, list, { toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const turn = await (await ask('alice', 'Look around, then delete it', 'alice-long-run')).json()
+  assert.equal(turn.pendingApprovals.length, 1)
+  assert.equal(model.calls.length, 6)
+  model.answer(list, list, list, list, list, { text: 'Finished.' })
+  const after = await (await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)).json()
+  assert.equal(after.reply, 'Finished.')
+  assert.equal(model.calls.length, 12, 'one run, twelve model steps')
+})
+
 test('thread-history: a second message on the same threadId is sent to the model after the earlier turn', async () => {
   model.answer({ text: 'Noted.' })
   await ask('alice', 'My name is Alice.', 'alice-history')
