@@ -371,6 +371,38 @@ test('connect-twice-throws: a second connect() on the same PikkuMCPServer throws
   await assert.rejects(mcp.server.connect(second), { message: 'MCP server is already connected' })
 })
 
+test('mcp-logger-needs-logging-capability: createMCPLogger() reaches the client only when logging is among the capabilities; without it each line is dropped, with no error', async () => {
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
+  const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
+  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
+  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
+  const received = async (capabilities: Record<string, object>) => {
+    const server = new PikkuMCPServer(
+      { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities } as never,
+      mcp.services.logger,
+    )
+    await server.init()
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new SdkClient({ name: 'logging-probe', version: '1.0.0' })
+    const logs: unknown[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params.data))
+    await client.connect(clientSide)
+    try {
+      server.createMCPLogger().warn('probe line')
+      // A round trip after the log line: a notification sent before it has arrived by the time the ping answers.
+      await client.ping()
+      await client.ping()
+      return logs
+    } finally {
+      await client.close()
+    }
+  }
+  assert.deepEqual(await received({ logging: {}, tools: {} }), ['probe line'])
+  assert.deepEqual(await received({ tools: {} }), [])
+})
+
 test('stdio-anonymous: src/runtimes/mcp.ts over stdio lists the tools, answers session tools with -32603, logs to the client', async () => {
   // The real entry file as a child process, as a desktop assistant starts it (no --http: stdio).
   const { Client: StdioClient } = await import('@modelcontextprotocol/sdk/client/index.js')
