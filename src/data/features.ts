@@ -44,7 +44,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Errors that say how to fix them',
-    body: 'The CLI checks your wirings at build time. A finding that fails the build prints its PKU code and a link to a page with the cause and the fix.',
+    body: 'The CLI checks your wirings at build time. Most findings that fail the build print a PKU code and a link to a page with the cause and the fix; a few, such as two types extending CoreUserSession, stop it with a plain error.',
     href: '/docs/pikku-cli/errors',
   },
 ];
