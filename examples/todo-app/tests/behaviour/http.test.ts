@@ -280,6 +280,21 @@ test('cors-unknown-route-no-headers: the 404 for a path no wiring matches carrie
   assert.equal(response.headers.get('access-control-allow-origin'), null)
 })
 
+test('cors-global-middleware-error-no-headers: an error thrown by the global authBearer, which runs before the "*" group\'s cors(), carries no CORS headers; a refusal by the runner does', async () => {
+  const origin = { origin: 'http://localhost:5173' }
+  const wrongScheme = await fetch(`${app.url}/todos`, { headers: { ...origin, authorization: 'Basic abc' } })
+  assert.equal(wrongScheme.status, 401)
+  assert.equal(wrongScheme.headers.get('access-control-allow-origin'), null)
+  const expired = await jwt.encode({ value: -1, unit: 'hour' }, { userId: 'alice', role: 'member' })
+  const badToken = await fetch(`${app.url}/todos`, { headers: { ...origin, authorization: `Bearer ${expired}` } })
+  assert.equal(badToken.status, 500)
+  assert.equal(badToken.headers.get('access-control-allow-origin'), null)
+  // No session at all: cors() has run before the runner refuses the call, so the 403 carries the headers.
+  const noSession = await fetch(`${app.url}/todos`, { headers: origin })
+  assert.equal(noSession.status, 403)
+  assert.equal(noSession.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+})
+
 test('cors-preflight-express-500: on @pikku/express 0.12.14 a preflight for a path with no OPTIONS route answers 500', async () => {
   const todo = await createTodo(alice, 'Preflight')
   const response = await fetch(`${app.url}/todos/${todo.todoId}`, {
