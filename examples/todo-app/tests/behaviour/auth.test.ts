@@ -196,6 +196,14 @@ test('apikey-expired-500: an expired API key answers 500, not 401', async () => 
   assert.equal(status, 500)
 })
 
+test('apikey-forged-500: an API key signed with another key answers 500, not 401', async () => {
+  const other = new JoseJWTService(async () => [{ id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' }])
+  const forged = await other.encode({ value: 1, unit: 'year' }, bob)
+  await assert.rejects(jwt.decode(forged))
+  const { status } = await createdBy({ 'x-api-key': forged })
+  assert.equal(status, 500)
+})
+
 test('fetch-client-apikey: the generated fetch client sends setAPIKey as X-API-KEY, and only the JWT once one is set too', async () => {
   const client = new PikkuFetch({ serverUrl: app.url })
   client.setAPIKey(await token(bob))
