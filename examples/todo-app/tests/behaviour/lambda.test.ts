@@ -51,6 +51,16 @@ test('lambda-rest-health: a REST API event for GET /health answers statusCode 20
   assert.deepEqual(JSON.parse(result.body), { status: 'ok' })
 })
 
+test('lambda-channel-path-200: a REST API GET on the channel\'s path swallows the router\'s TypeError and answers an empty 200', async () => {
+  // The bootstrap registers the todos channel here too, so GET /todos/live finds the channel's path and no HTTP wiring.
+  assert.ok(pikkuState(null, 'channel', 'channels').size > 0)
+  const result = await lambda.http(restEvent('GET', '/todos/live'))
+  assert.equal(result.statusCode, 200)
+  assert.equal(result.body, '')
+  // Any other id still reaches getTodo, which needs a session.
+  assert.equal((await lambda.http(restEvent('GET', '/todos/no-such-id'))).statusCode, 403)
+})
+
 test('lambda-session-403: a session route called with no credential answers 403 on Lambda too', async () => {
   const result = await lambda.http(restEvent('GET', '/todos'))
   assert.equal(result.statusCode, 403)
