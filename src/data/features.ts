@@ -19,7 +19,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Guards that follow the function',
-    body: "A function's permissions and own middleware, and a pikkuFunc's need for a session, are declared once, on the function, and apply over HTTP, channels, RPC and MCP alike.",
+    body: "A function's permissions and own middleware, and an exported pikkuFunc's need for a session, are declared once, on the function, and apply over HTTP, channels, RPC and MCP alike. A pikkuFunc left unexported runs without a session on an HTTP route with auth: false.",
     href: '/docs/core-features/permission-guards',
   },
   {
