@@ -330,6 +330,60 @@ test('enable-resources-listing-unchanged: enableResources reports a change but t
   }
 })
 
+test('resource-updated-http-dropped: sendResourceUpdated from a tool reaches a client over a held connection, never over HTTP', async () => {
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
+  const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
+  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
+  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
+  // A probe tool registered the way the generated metadata registers a pikkuMCPToolFunc, calling wire.mcp.
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe(
+    'mcpResourceUpdatedProbe',
+    {
+      func: async (_services: unknown, _data: unknown, { mcp: wireMcp }: any) => {
+        await wireMcp.sendResourceUpdated('todos://items/t_42')
+        return [{ type: 'text', text: 'sent' }]
+      },
+    },
+    { sessionless: true },
+  )
+  toolsMeta.mcpResourceUpdatedProbe = { pikkuFuncId: 'mcpResourceUpdatedProbe', outputSchema: 'MCPToolResponse' }
+  const updatesOf = async (client: Client) => {
+    const uris: string[] = []
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void uris.push(notification.params.uri))
+    const result = await client.callTool({ name: 'mcpResourceUpdatedProbe', arguments: {} })
+    assert.equal(result.isError, false)
+    // Round trips after the call, and a pause: a notification sent during it has arrived by then.
+    await client.ping()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await client.ping()
+    return uris
+  }
+  try {
+    // Over HTTP the call succeeds, but each request gets a server of its own and the notification goes nowhere.
+    const overHTTP = await mcp.connect()
+    assert.deepEqual(await updatesOf(overHTTP), [])
+    // Over a connection the server holds (as stdio is), the same call notifies the client.
+    const server = new PikkuMCPServer(
+      { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities: { tools: {}, resources: {} } } as never,
+      mcp.services.logger,
+    )
+    await server.init()
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const held = new SdkClient({ name: 'resource-updated-probe', version: '1.0.0' })
+    await held.connect(clientSide)
+    try {
+      assert.deepEqual(await updatesOf(held as Client), ['todos://items/t_42'])
+    } finally {
+      await held.close()
+    }
+  } finally {
+    delete toolsMeta.mcpResourceUpdatedProbe
+  }
+})
+
 test('http-stateless: connectHTTP answers 404 off its path and issues no MCP session id', async () => {
   const offPath = await fetch(mcp.url.replace(/\/mcp$/, '/other'), { method: 'POST' })
   assert.equal(offPath.status, 404)
