@@ -182,6 +182,23 @@ test('no-jwt-service-403: with no jwt service, a valid bearer token, cookie or A
   }
 })
 
+test('no-jwt-service-session-routes-403: with no jwt service, DELETE /session and POST /session/act-as-member answer 403 to a signed cookie', async () => {
+  const services = app.services as { jwt?: JWTService }
+  const saved = services.jwt
+  delete services.jwt
+  try {
+    const cookie = `todo_session=${await token({ userId: 'u_admin', role: 'admin' })}`
+    for (const [method, path] of [['DELETE', '/session'], ['POST', '/session/act-as-member']]) {
+      const response = await fetch(`${app.url}${path}`, { method, headers: { cookie } })
+      assert.equal(response.status, 403)
+      assert.equal((await response.json()).message, 'Authentication required')
+      assert.equal(response.headers.get('set-cookie'), null)
+    }
+  } finally {
+    services.jwt = saved
+  }
+})
+
 test('cookie-then-apikey-last-wins: with a cookie and an API key, the API key (later in the "*" group) wins', async () => {
   const { status, body } = await createdBy({
     cookie: `todo_session=${await token(alice)}`,
