@@ -24,6 +24,16 @@ const restEvent = (method: string, path: string, headers: Record<string, string>
     isBase64Encoded: false,
   }) as unknown as APIGatewayEvent
 
+/** An HTTP API (payload 2.0) OPTIONS preflight for /todos from the front end's origin. */
+const v2PreflightEvent = () =>
+  ({
+    rawPath: '/todos',
+    rawQueryString: '',
+    headers: { host: 'localhost', origin: 'http://localhost:5173' },
+    requestContext: { http: { method: 'OPTIONS' } },
+    isBase64Encoded: false,
+  }) as unknown as APIGatewayProxyEventV2
+
 const sqsEvent = (records: { id: string; body: string; queue?: string }[]): SQSEvent => ({
   Records: records.map(({ id, body, queue = 'todo-reminders' }) => ({
     messageId: id,
@@ -87,14 +97,7 @@ test('lambda-options-preflight: runFetch answers OPTIONS itself with 200 and fix
 })
 
 test('lambda-v2-options-origin: runFetchV2 answers OPTIONS echoing the request origin', async () => {
-  const event = {
-    rawPath: '/todos',
-    rawQueryString: '',
-    headers: { host: 'localhost', origin: 'http://localhost:5173' },
-    requestContext: { http: { method: 'OPTIONS' } },
-    isBase64Encoded: false,
-  } as unknown as APIGatewayProxyEventV2
-  const result = (await runFetchV2(event)) as { statusCode: number; headers: Record<string, string> }
+  const result = (await runFetchV2(v2PreflightEvent())) as { statusCode: number; headers: Record<string, string> }
   assert.equal(result.statusCode, 200)
   assert.equal(result.headers['access-control-allow-origin'], 'http://localhost:5173')
 })
@@ -103,14 +106,7 @@ test('lambda-options-no-credentials: neither runFetch nor runFetchV2 sends Acces
   const rest = await lambda.http(restEvent('OPTIONS', '/todos', { origin: 'http://localhost:5173' }))
   assert.equal(rest.statusCode, 200)
   assert.equal(rest.headers?.['access-control-allow-credentials'], undefined)
-  const event = {
-    rawPath: '/todos',
-    rawQueryString: '',
-    headers: { host: 'localhost', origin: 'http://localhost:5173' },
-    requestContext: { http: { method: 'OPTIONS' } },
-    isBase64Encoded: false,
-  } as unknown as APIGatewayProxyEventV2
-  const v2 = (await runFetchV2(event)) as { statusCode: number; headers: Record<string, string> }
+  const v2 = (await runFetchV2(v2PreflightEvent())) as { statusCode: number; headers: Record<string, string> }
   assert.equal(v2.statusCode, 200)
   assert.equal(v2.headers['access-control-allow-credentials'], undefined)
 })
