@@ -40,6 +40,9 @@ const sseEvents = async (response: Response) =>
     .filter((line) => line.startsWith('data: '))
     .map((line) => JSON.parse(line.slice(6)))
 
+/** The CUSTOM pikku:approval-request event a streamed run sends when it stops for approval, if any. */
+const approvalRequest = (events: any[]) => events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request')
+
 const stream = async (userId: string, path: string, body: unknown) =>
   fetch(`${app.url}${path}`, {
     method: 'POST',
@@ -151,7 +154,7 @@ test('approval-other-user-streamed: another user answering through the streaming
   const todo = await newTodo('alice', 'Guarded stream')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
   const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Delete it', threadId: 'alice-guarded-stream' }))
-  const request = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request')
+  const request = approvalRequest(events)
   const { runId, toolCallId } = request.value
   const response = await stream('bob', '/assistant/resume', { runId, toolCallId, approved: true })
   assert.equal(response.status, 200)
@@ -225,7 +228,7 @@ test('approval-no-storage-fails: without an agentStorage an approved tool runs, 
     const streamed = await newTodo('alice', 'Unstored stream')
     model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: streamed.todoId } }] })
     const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Delete it', threadId: 'alice-approve-no-storage-stream' }))
-    const { runId, toolCallId } = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request').value
+    const { runId, toolCallId } = approvalRequest(events).value
     const resumed = await sseEvents(await stream('alice', '/assistant/resume', { runId, toolCallId, approved: true }))
     assert.deepEqual(resumed.at(-1), { type: 'RUN_ERROR', message: 'Invalid prompt: messages must not be empty' })
     assert.ok(resumed.some((e) => e.type === 'TOOL_CALL_RESULT'))
@@ -263,7 +266,7 @@ test('sub-agent-approval: a sub-agent\'s request answered by approve returns 200
       { toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: viaResume.todoId } }] },
     )
     const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Plan and clean up', threadId: 'alice-sub-approval-stream' }))
-    const { runId, toolCallId } = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request').value
+    const { runId, toolCallId } = approvalRequest(events).value
     model.answer({ text: 'Deleted it.' }, { text: 'The planner deleted it.' })
     const resumed = await sseEvents(await stream('alice', '/assistant/resume', { runId, toolCallId, approved: true }))
     assert.equal(resumed.at(-1).type, 'RUN_FINISHED')
@@ -497,7 +500,7 @@ test('stream-approval-request: a streamed run that needs approval sends a CUSTOM
   const todo = await newTodo('alice', 'Streamed delete')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
   const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Delete it', threadId: 'alice-stream-approval' }))
-  const request = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request')
+  const request = approvalRequest(events)
   assert.ok(request, `no approval request in ${events.map((e) => e.type).join(', ')}`)
   assert.ok(await services.todoStore.get(todo.todoId))
   model.answer({ text: 'Deleted.' })

@@ -270,6 +270,25 @@ test('prompt-role-and-image-refused: prompts answering a system message, or an i
   }
 })
 
+/** A second PikkuMCPServer with the given capabilities, connected in memory to an SDK client: a connection the
+ * server holds for its whole life, as stdio is. */
+const heldConnection = async (capabilities: Record<string, object>, clientName: string) => {
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
+  const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
+  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
+  const server = new PikkuMCPServer(
+    { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities } as never,
+    mcp.services.logger,
+  )
+  await server.init()
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new SdkClient({ name: clientName, version: '1.0.0' })
+  await client.connect(clientSide)
+  return { server, client: client as Client }
+}
+
 // wire.mcp is the object PikkuMCPServer builds with its private createMCPService; no function of the app calls the
 // enable* methods, so the test takes the same object the server hands to functions.
 const wireMCP = () =>
@@ -331,11 +350,7 @@ test('enable-resources-listing-unchanged: enableResources reports a change but t
 })
 
 test('resource-updated-http-dropped: sendResourceUpdated from a tool reaches a client over a held connection, never over HTTP', async () => {
-  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
-  const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js')
   const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
-  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
-  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
   // A probe tool registered the way the generated metadata registers a pikkuMCPToolFunc, calling wire.mcp.
   const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
   registerProbe(
@@ -365,17 +380,9 @@ test('resource-updated-http-dropped: sendResourceUpdated from a tool reaches a c
     const overHTTP = await mcp.connect()
     assert.deepEqual(await updatesOf(overHTTP), [])
     // Over a connection the server holds (as stdio is), the same call notifies the client.
-    const server = new PikkuMCPServer(
-      { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities: { tools: {}, resources: {} } } as never,
-      mcp.services.logger,
-    )
-    await server.init()
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    const held = new SdkClient({ name: 'resource-updated-probe', version: '1.0.0' })
-    await held.connect(clientSide)
+    const { client: held } = await heldConnection({ tools: {}, resources: {} }, 'resource-updated-probe')
     try {
-      assert.deepEqual(await updatesOf(held as Client), ['todos://items/t_42'])
+      assert.deepEqual(await updatesOf(held), ['todos://items/t_42'])
     } finally {
       await held.close()
     }
@@ -426,23 +433,11 @@ test('connect-twice-throws: a second connect() on the same PikkuMCPServer throws
 })
 
 test('mcp-logger-needs-logging-capability: createMCPLogger() reaches the client only when logging is among the capabilities; without it each line is dropped, with no error', async () => {
-  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
-  const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js')
   const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
-  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
-  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
   const received = async (capabilities: Record<string, object>) => {
-    const server = new PikkuMCPServer(
-      { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities } as never,
-      mcp.services.logger,
-    )
-    await server.init()
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    const client = new SdkClient({ name: 'logging-probe', version: '1.0.0' })
+    const { server, client } = await heldConnection(capabilities, 'logging-probe')
     const logs: unknown[] = []
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params.data))
-    await client.connect(clientSide)
     try {
       server.createMCPLogger().warn('probe line')
       // A round trip after the log line: a notification sent before it has arrived by the time the ping answers.
