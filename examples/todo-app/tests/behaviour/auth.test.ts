@@ -18,6 +18,12 @@ let jwt: JWTService
 const alice = { userId: 'u_alice', role: 'member' as const }
 const bob = { userId: 'u_bob', role: 'member' as const }
 const token = (session: object) => jwt.encode({ value: 1, unit: 'hour' }, session)
+/** A token for the session, signed with a key the app does not hold (the same kid, another secret). */
+const forgedToken = (session: object) =>
+  new JoseJWTService(async () => [{ id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' }]).encode(
+    { value: 1, unit: 'hour' },
+    session,
+  )
 
 /** The caller the app saw: the owner of a to-do created with these headers. */
 const createdBy = async (headers: Record<string, string>, query = '') => {
@@ -77,8 +83,7 @@ test('bearer-scheme-public-route-401: the scheme check also runs on a public rou
 })
 
 test('bearer-forged-500: a token signed with another key answers 500 with an errorId', async () => {
-  const other = new JoseJWTService(async () => [{ id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' }])
-  const forged = await other.encode({ value: 1, unit: 'hour' }, alice)
+  const forged = await forgedToken(alice)
   await assert.rejects(jwt.decode(forged))
   const response = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${forged}` } })
   assert.equal(response.status, 500)
@@ -98,8 +103,7 @@ test('bearer-expired-500: an expired token answers 500, not 401', async () => {
 })
 
 test('stale-cookie-public-500: a cookie that does not verify breaks the public GET /health with a 500', async () => {
-  const other = new JoseJWTService(async () => [{ id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' }])
-  const forged = await other.encode({ value: 1, unit: 'hour' }, alice)
+  const forged = await forgedToken(alice)
   const expired = await jwt.encode({ value: -1, unit: 'hour' }, alice)
   // Garbled, signed with another key, expired: jwt.decode throws on each, and authCookie does not catch it.
   for (const value of ['not-a-jwt', forged, expired]) {
@@ -214,8 +218,7 @@ test('apikey-expired-500: an expired API key answers 500, not 401', async () => 
 })
 
 test('apikey-forged-500: an API key signed with another key answers 500, not 401', async () => {
-  const other = new JoseJWTService(async () => [{ id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' }])
-  const forged = await other.encode({ value: 1, unit: 'year' }, bob)
+  const forged = await forgedToken(bob)
   await assert.rejects(jwt.decode(forged))
   const { status } = await createdBy({ 'x-api-key': forged })
   assert.equal(status, 500)
