@@ -76,6 +76,8 @@ test('job-options-reach-bullmq: queueReminder\'s delay, attempts, backoff and jo
   opened.push(queue)
   const job = await queue.getJob(jobId!)
   assert.ok(job)
+  // The jobId the function passes, reminder-<todoId>, is the BullMQ job's own id.
+  assert.equal(job.id, `reminder-${todo.todoId}`)
   assert.equal(job.opts.attempts, 3)
   assert.deepEqual(job.opts.backoff, { type: 'exponential', delay: 1000 })
   // Two hours from now, in milliseconds, as the function computed it.
