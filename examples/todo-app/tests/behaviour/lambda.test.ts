@@ -96,9 +96,11 @@ test('lambda-options-preflight: runFetch answers OPTIONS itself with 200 and fix
   assert.equal(result.headers?.['access-control-allow-origin'], undefined)
 })
 
-test('lambda-v2-options-origin: runFetchV2 answers OPTIONS echoing the request origin', async () => {
+test('lambda-v2-options-origin: runFetchV2 answers OPTIONS itself with 200, the same fixed allow headers, and the request origin echoed', async () => {
   const result = (await runFetchV2(v2PreflightEvent())) as { statusCode: number; headers: Record<string, string> }
   assert.equal(result.statusCode, 200)
+  assert.equal(result.headers['access-control-allow-methods'], 'OPTIONS,DELETE,GET,HEAD,PATCH,POST,PUT')
+  assert.match(result.headers['access-control-allow-headers'], /Authorization/)
   assert.equal(result.headers['access-control-allow-origin'], 'http://localhost:5173')
 })
 
