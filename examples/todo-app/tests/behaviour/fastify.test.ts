@@ -2,6 +2,7 @@
 // route of the app's own next to the plugin's catch-all, maxBodySize 2 MiB. Sessions from the app's jwt service.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
 import type { JWTService } from '@pikku/core/services'
 import { PikkuFastifyServer } from '@pikku/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
@@ -151,6 +152,21 @@ test('instance-body-limit-above-pikku-cap: with an instance bodyLimit above 10 M
     // Fastify let the body through; the plugin's request object applies core's DEFAULT_MAX_BODY_SIZE.
     assert.equal(response.statusCode, 413)
     assert.equal(response.json().name, 'PayloadTooLargeError')
+  })
+})
+
+test('instance-body-limit-chunked-passes-pikku-cap: with an instance bodyLimit above 10 MiB and no maxBodySize, a JSON body over 10 MiB sent without Content-Length gets past Pikku\'s check', async () => {
+  await withPlugin({ fastify: { bodyLimit: 16 * 1024 * 1024 } }, async (second) => {
+    const body = JSON.stringify({ title: 'x'.repeat(11_000_000) })
+    const response = await second.inject({
+      method: 'POST',
+      url: '/todos',
+      headers: { ...alice, ...json, 'transfer-encoding': 'chunked' },
+      payload: Readable.from([body]),
+    })
+    // Fastify parsed the body into an object; the plugin's check only measures a declared Content-Length or a raw body.
+    assert.equal(response.statusCode, 200)
+    assert.equal(response.json().title.length, 11_000_000)
   })
 })
 
