@@ -295,6 +295,15 @@ test('cors-global-middleware-error-no-headers: an error thrown by the global aut
   assert.equal(noSession.headers.get('access-control-allow-origin'), 'http://localhost:5173')
 })
 
+test('cors-cookie-error-no-headers: authCookie runs before cors() in the "*" group, so its 500 for a cookie that does not verify carries no CORS headers', async () => {
+  const expired = await jwt.encode({ value: -1, unit: 'hour' }, { userId: 'alice', role: 'member' })
+  const response = await fetch(`${app.url}/todos`, {
+    headers: { origin: 'http://localhost:5173', cookie: `todo_session=${expired}` },
+  })
+  assert.equal(response.status, 500)
+  assert.equal(response.headers.get('access-control-allow-origin'), null)
+})
+
 test('cors-preflight-express-500: on @pikku/express 0.12.14 a preflight for a path with no OPTIONS route answers 500', async () => {
   const todo = await createTodo(alice, 'Preflight')
   const response = await fetch(`${app.url}/todos/${todo.todoId}`, {
