@@ -304,6 +304,13 @@ test('cors-cookie-error-no-headers: authCookie runs before cors() in the "*" gro
   assert.equal(response.headers.get('access-control-allow-origin'), null)
 })
 
+test('cors-api-key-error-no-headers: authAPIKey also runs before cors() in the "*" group, so its 500 for a key that does not verify carries no CORS headers', async () => {
+  const expired = await jwt.encode({ value: -1, unit: 'hour' }, { userId: 'alice', role: 'member' })
+  const response = await fetch(`${app.url}/todos`, { headers: { origin: 'http://localhost:5173', 'x-api-key': expired } })
+  assert.equal(response.status, 500)
+  assert.equal(response.headers.get('access-control-allow-origin'), null)
+})
+
 test('cors-preflight-express-500: on @pikku/express 0.12.14 a preflight for a path with no OPTIONS route answers 500', async () => {
   const todo = await createTodo(alice, 'Preflight')
   const response = await fetch(`${app.url}/todos/${todo.todoId}`, {
