@@ -2,7 +2,10 @@
 // src/jwt-service.ts added to the singleton services, as src/services.auth.skill.ts does.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import type { JWTService } from '@pikku/core/services'
+import { ConsoleLogger, LocalSecretService, LocalVariablesService } from '@pikku/core/services'
 import { JoseJWTService } from '@pikku/jose'
 import { InvalidSessionError } from '@pikku/core/errors'
 import { PikkuFetch } from '#pikku/pikku-fetch.gen.js'
@@ -11,6 +14,7 @@ import { authBearer } from '@pikku/core/middleware'
 import type { UserSession } from '../../src/application-types.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
+import { createJWTService } from '../../src/jwt-service.js'
 
 let app: RunningApp
 let jwt: JWTService
@@ -303,4 +307,29 @@ test('static-secret-token-session: a bearer token equal to the secret that token
     delete process.env.UNSET_REPORTING_TOKEN
     services.jwt = saved
   }
+})
+
+test('logged-token-400: a token captured with a ConsoleLogger line is sent by curl as two header lines, which the Node.js server refuses with 400 before Pikku runs; fetch refuses to send it', async () => {
+  // What `$(npx tsx <script>)` holds when the script builds the JWT service with a logger: the logger's line, then
+  // the token. ConsoleLogger writes through console.info, which Node.js sends to standard output.
+  const printed: string[] = []
+  const info = console.info
+  console.info = (...args: unknown[]) => void printed.push(args.join(' '))
+  try {
+    const variables = new LocalVariablesService({ JWT_SECRET: 'behaviour-suite-key-0123456789abcdef' })
+    await createJWTService(new LocalSecretService(variables), new ConsoleLogger())
+  } finally {
+    console.info = info
+  }
+  assert.equal(printed.length, 1)
+  assert.match(printed[0]!, /^INFO: /)
+  const captured = `${printed[0]}\n${await token(alice)}`
+  const { stdout } = await promisify(execFile)('curl', [
+    '-s', '-o', '/dev/null', '-w', '%{http_code} [%{content_type}]',
+    '-H', `Authorization: Bearer ${captured}`,
+    `${app.url}/todos`,
+  ])
+  // No content type: the bare 400 of Node.js's HTTP parser, not a Pikku error body.
+  assert.equal(stdout, '400 []')
+  await assert.rejects(fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${captured}` } }), TypeError)
 })
