@@ -247,6 +247,13 @@ test('express-health-check: PikkuExpressServer answers GET /health-check itself 
 })
 
 test('express-body-limit-413: PikkuExpressServer\'s JSON parser refuses a body over 1 MiB with 413 before Pikku runs', async () => {
+  // Just under 1 MiB passes, so the limit is not express.json()'s own 100 kB default.
+  const underLimit = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ title: 'x'.repeat(1_000_000) }),
+  })
+  assert.equal(underLimit.status, 200)
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
     headers: { ...alice, ...json },
