@@ -68,7 +68,7 @@ test('session-required-403: POST /todos without a credential answers 403 Forbidd
   assert.equal((await response.json()).message, 'Authentication required')
 })
 
-test('create-200: with a bearer token, POST /todos answers 200 with the new to-do', async () => {
+test('create-200: with a bearer token or the session cookie, POST /todos answers 200 with the new to-do', async () => {
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
     headers: { ...alice, ...json },
@@ -76,6 +76,15 @@ test('create-200: with a bearer token, POST /todos answers 200 with the new to-d
   })
   assert.equal(response.status, 200)
   assert.equal((await response.json()).title, 'Water the plants')
+  // The session cookie that authCookie (src/auth.ts) reads works here too.
+  const token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'alice', role: 'member' })
+  const withCookie = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { cookie: `todo_session=${token}`, ...json },
+    body: JSON.stringify({ title: 'From a cookie session' }),
+  })
+  assert.equal(withCookie.status, 200)
+  assert.equal((await withCookie.json()).ownerId, 'alice')
 })
 
 test('title-number-422: with a bearer token, POST /todos with a numeric title answers 422 UnprocessableContentError', async () => {
