@@ -137,7 +137,7 @@ test('max-body-size: with maxBodySize 2 MiB a 1.5 MB body is accepted, and a 3 M
   assert.equal((await refused.json()).code, 'FST_ERR_CTP_BODY_TOO_LARGE')
 })
 
-test('instance-body-limit: without maxBodySize, the catch-all route keeps the Fastify instance\'s own bodyLimit', async () => {
+test('instance-body-limit: without maxBodySize, the catch-all route keeps the Fastify instance\'s own bodyLimit, 1 MiB when the instance sets none', async () => {
   await withPlugin({ fastify: { bodyLimit: 1000 } }, async (second) => {
     const response = await second.inject({
       method: 'POST',
@@ -147,6 +147,20 @@ test('instance-body-limit: without maxBodySize, the catch-all route keeps the Fa
     })
     assert.equal(response.statusCode, 413)
     assert.equal(response.json().code, 'FST_ERR_CTP_BODY_TOO_LARGE')
+  })
+  // With no bodyLimit of its own, the instance keeps Fastify's default of 1 MiB.
+  await withPlugin({}, async (second) => {
+    const post = (length: number) =>
+      second.inject({
+        method: 'POST',
+        url: '/todos',
+        headers: { ...alice, ...json },
+        payload: JSON.stringify({ title: 'x'.repeat(length) }),
+      })
+    assert.equal((await post(1_000_000)).statusCode, 200)
+    const refused = await post(1_100_000)
+    assert.equal(refused.statusCode, 413)
+    assert.equal(refused.json().code, 'FST_ERR_CTP_BODY_TOO_LARGE')
   })
 })
 
