@@ -247,13 +247,14 @@ test('form-body-415: a form-encoded body is refused by Fastify with 415 before P
   assert.equal((await response.json()).code, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
 })
 
-test('no-content-type-415: a POST body with no Content-Type is refused by Fastify with 415', async () => {
+test('no-content-type-415: a POST body with no Content-Type is refused by Fastify with 415 FST_ERR_CTP_INVALID_MEDIA_TYPE', async () => {
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
     headers: alice,
     body: new TextEncoder().encode(JSON.stringify({ title: 'x' })),
   })
   assert.equal(response.status, 415)
+  assert.equal((await response.json()).code, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
 })
 
 test('server-enable-cors-throws: PikkuFastifyServer.enableCors throws "Method not implemented."', () => {
