@@ -208,7 +208,7 @@ test('cloudflare-cf-ray-is-error-id: through the Worker entry (runFetch), a CF-R
   assert.equal((await withoutRay.json()).errorId, 'req-123')
 })
 
-test('cloudflare-scheduled-by-cron: the Worker scheduled handler runs the task whose schedule equals the cron, and nothing for another cron', async () => {
+test('cloudflare-scheduled-by-cron: the Worker scheduled handler runs the task whose schedule equals the cron, and nothing for another cron, even one that differs by a space', async () => {
   const { default: worker } = await import('../../src/runtimes/cloudflare.js')
   const logged: string[] = []
   const logger = getSingletonServices().logger
@@ -219,6 +219,9 @@ test('cloudflare-scheduled-by-cron: the Worker scheduled handler runs the task w
     assert.ok(logged.includes('Sending the daily digest of open to-dos'))
     logged.length = 0
     await worker.scheduled({ cron: '1 2 * * *', scheduledTime: Date.now() } as never, {})
+    assert.ok(!logged.includes('Sending the daily digest of open to-dos'))
+    // The same schedule written with one extra space is another string: nothing runs.
+    await worker.scheduled({ cron: '0  9 * * *', scheduledTime: Date.now() } as never, {})
     assert.ok(!logged.includes('Sending the daily digest of open to-dos'))
   } finally {
     logger.info = original
