@@ -463,9 +463,11 @@ test('middleware-own-route-first: with Express routes before pikkuExpressMiddlew
   }
 })
 
-test('middleware-own-route-after: an Express route registered after pikkuExpressMiddleware still runs, but the client gets Pikku\'s 404 and the route\'s own reply fails with ERR_HTTP_HEADERS_SENT', async () => {
+test('middleware-own-route-after: an Express route registered after pikkuExpressMiddleware still runs, but the client gets Pikku\'s 404 and the route\'s own reply fails with ERR_HTTP_HEADERS_SENT; a path Pikku serves goes on to the route the same way', async () => {
   let ran = 0
   let replyError: string | undefined
+  let ranKnown = 0
+  let knownReplyError: string | undefined
   const mounted = await mount((server) => {
     server.use(express.json())
     server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
@@ -477,6 +479,15 @@ test('middleware-own-route-after: an Express route registered after pikkuExpress
         replyError = (error as { code?: string }).code
       }
     })
+    // A path Pikku knows: Pikku answers it, then the Express route behind it runs as well.
+    server.get('/health', (_req, res) => {
+      ranKnown++
+      try {
+        res.send('shadowed')
+      } catch (error) {
+        knownReplyError = (error as { code?: string }).code
+      }
+    })
   })
   try {
     const response = await fetch(`${mounted.url}/legacy/ping`)
@@ -485,6 +496,11 @@ test('middleware-own-route-after: an Express route registered after pikkuExpress
     await new Promise((resolve) => setImmediate(resolve))
     assert.equal(ran, 1)
     assert.equal(replyError, 'ERR_HTTP_HEADERS_SENT')
+    const health = await fetch(`${mounted.url}/health`)
+    assert.deepEqual(await health.json(), { status: 'ok' })
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(ranKnown, 1)
+    assert.equal(knownReplyError, 'ERR_HTTP_HEADERS_SENT')
   } finally {
     await mounted.close()
   }
