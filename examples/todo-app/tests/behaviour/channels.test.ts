@@ -284,6 +284,27 @@ test('close-drops-subscriptions: when a subscribed socket closes, its subscripti
   await untilSubscribers('todos:cleo', 0)
 })
 
+test('socket-close-runs-on-disconnect: when a subscribed socket closes, the channel\'s onDisconnect (forgetSocket) runs', async () => {
+  const hub = app.services.eventHub as any
+  const unsubscribe = hub.unsubscribe
+  const calls: string[] = []
+  // Only forgetSocket and unsubscribeFromChanges call unsubscribe; the hub's own onChannelClosed does not.
+  hub.unsubscribe = function (topic: string, channelId: string) {
+    calls.push(topic)
+    return unsubscribe.call(this, topic, channelId)
+  }
+  try {
+    const c = await signedIn('dora')
+    await c.call('subscribeToChanges')
+    assert.deepEqual(calls, [])
+    await c.close()
+    await waitFor(async () => calls.length, (n) => n > 0, 3000)
+    assert.deepEqual(calls, ['todos:dora'])
+  } finally {
+    hub.unsubscribe = unsubscribe
+  }
+})
+
 test("http-get-on-channel-path-500: a plain HTTP GET on the channel's path fails with a TypeError (500), shadowing GET /todos/:todoId", async () => {
   const headers = { authorization: `Bearer ${await app.token('ann')}` }
   const response = await fetch(`${app.url}/todos/live`, { headers })
