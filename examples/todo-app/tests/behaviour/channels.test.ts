@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { WebSocket } from 'ws'
 import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
+import { JoseJWTService } from '@pikku/jose'
 import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
 import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
@@ -179,6 +180,11 @@ test('upgrade-middleware-error-no-status: a malformed or invalid bearer credenti
   // response to write to when upgrade middleware throws: @pikku/ws destroys the socket and the client sees a hang-up.
   await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: 'Basic abc' }), /socket hang up/)
   await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: 'Bearer not.a.jwt' }), /socket hang up/)
+  // A well-formed token signed with a key the app does not hold (the same kid, another secret) fails to verify.
+  const forged = await new JoseJWTService(async () => [
+    { id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' },
+  ]).encode({ value: 1, unit: 'hour' }, { userId: 'ann', role: 'member' })
+  await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: `Bearer ${forged}` }), /socket hang up/)
 })
 
 test('max-payload-1009: a frame over DEFAULT_WS_MAX_PAYLOAD (1 MiB) closes that socket with 1009; with the error listener the server carries on', async () => {
