@@ -6,6 +6,9 @@ import { spawn } from 'node:child_process'
 import { WebSocket } from 'ws'
 import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
 import { JoseJWTService } from '@pikku/jose'
+import { runLocalChannel } from '@pikku/core/channel/local'
+import { PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
+import { randomUUID } from 'node:crypto'
 import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
 import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
@@ -185,6 +188,21 @@ test('upgrade-middleware-error-no-status: a malformed or invalid bearer credenti
     { id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' },
   ]).encode({ value: 1, unit: 'hour' }, { userId: 'ann', role: 'member' })
   await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: `Bearer ${forged}` }), /socket hang up/)
+})
+
+test('upgrade-middleware-error-status-200: called directly, runLocalChannel writes nothing when upgrade middleware throws, so the response still says 200', async () => {
+  const upgrade = async (path: string, headers: Record<string, string> = {}) => {
+    const response = new PikkuFetchHTTPResponse()
+    const handler = await runLocalChannel({
+      channelId: randomUUID(),
+      request: new PikkuFetchHTTPRequest(new Request(`http://localhost${path}`, { headers })),
+      response,
+    })
+    return { opened: handler !== undefined, status: response.statusCode }
+  }
+  assert.deepEqual(await upgrade('/todos/live', { authorization: 'Basic abc' }), { opened: false, status: 200 })
+  // A refusal the runner does answer sets the status on the same kind of response.
+  assert.deepEqual(await upgrade('/no-such-channel'), { opened: false, status: 404 })
 })
 
 test('max-payload-1009: a frame over DEFAULT_WS_MAX_PAYLOAD (1 MiB) closes that socket with 1009; with the error listener the server carries on', async () => {
