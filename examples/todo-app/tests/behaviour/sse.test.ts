@@ -120,7 +120,7 @@ test('subscribe-to-sse-client: subscribeToSSE sends the bearer token, parses eve
   assert.deepEqual(events, [{ type: 'end', count: 0 }])
 })
 
-test('sse-client-gone-stays-subscribed: a stream whose client went away stays subscribed; publishing to it does no harm', async () => {
+test('sse-client-gone-stays-subscribed: a stream whose client went away stays registered and subscribed; publishing to it does no harm', async () => {
   // A connection of its own (no keep-alive pool), so that destroying the request closes the stream's TCP connection.
   const before = await app.connections()
   const request = get(`${app.url}/todos/changes`, { agent: false, headers: await auth('gus') })
@@ -137,6 +137,9 @@ test('sse-client-gone-stays-subscribed: a stream whose client went away stays su
   // Nothing tells the hub the client left (only channel.close() does): the stream's subscription is still there.
   const subscriptions = (app.services.eventHub as any).subscriptions as Map<string, Set<string>>
   assert.equal(subscriptions.get('todos:gus')?.size, 1)
+  // The stream is still registered on the hub too (onChannelOpened), so publishes are still written to it.
+  const [streamId] = subscriptions.get('todos:gus')!
+  assert.ok(((app.services.eventHub as any).channels as Map<string, unknown>).has(streamId))
   const todo = await socket.call('createTodo', { title: 'nobody listens' })
   const reply = await socket.call('completeTodo', { todoId: todo.todoId })
   assert.equal(reply.done, true)
