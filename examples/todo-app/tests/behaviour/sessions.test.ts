@@ -140,7 +140,7 @@ test('readonly-session-rpc-endpoint-403: a readonly session is refused by the pu
   assert.equal((await response.json()).name, 'ReadonlySessionError')
 })
 
-test('store-untouched-over-http: with a sessionStore, HTTP calls whose session came from middleware never read or write it', async () => {
+test('store-untouched-over-http: with a sessionStore, HTTP calls whose session came from middleware (cookie or bearer) never read or write it', async () => {
   sessionStore.calls.length = 0
   await sessionStore.set('u_member', { ...member, role: 'admin' })
   sessionStore.calls.length = 0
@@ -149,6 +149,11 @@ test('store-untouched-over-http: with a sessionStore, HTTP calls whose session c
     headers: { cookie: await cookieOf(admin) },
   })
   assert.equal(changed.status, 200)
+  const changedByBearer = await fetch(`${app.url}/session/act-as-member`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await token(admin)}` },
+  })
+  assert.equal(changedByBearer.status, 200)
   const cleared = await fetch(`${app.url}/session`, { method: 'DELETE', headers: { cookie: await cookieOf(member) } })
   assert.equal(cleared.status, 204)
   assert.deepEqual(sessionStore.calls, [])
