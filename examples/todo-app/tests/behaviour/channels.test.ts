@@ -205,6 +205,29 @@ test('upgrade-middleware-error-status-200: called directly, runLocalChannel writ
   assert.deepEqual(await upgrade('/no-such-channel'), { opened: false, status: 404 })
 })
 
+test('upgrade-refusal-json-body: called directly, runLocalChannel writes the 404 or the 422 No data expected, with a JSON body, to the response it was given', async () => {
+  const refuse = async (path: string) => {
+    const response = new PikkuFetchHTTPResponse()
+    const handler = await runLocalChannel({
+      channelId: randomUUID(),
+      request: new PikkuFetchHTTPRequest(new Request(`http://localhost${path}`)),
+      response,
+    })
+    assert.equal(handler, undefined)
+    const answer = response.toResponse()
+    return { status: answer.status, type: answer.headers.get('content-type'), body: await answer.json() }
+  }
+  const missing = await refuse('/no-such-channel')
+  assert.equal(missing.status, 404)
+  assert.equal(missing.type, 'application/json')
+  assert.equal(missing.body.name, 'NotFoundError')
+  const query = await refuse('/todos/live?token=abc')
+  assert.equal(query.status, 422)
+  assert.equal(query.type, 'application/json')
+  assert.equal(query.body.name, 'UnprocessableContentError')
+  assert.equal(query.body.message, 'No data expected')
+})
+
 test('max-payload-1009: a frame over DEFAULT_WS_MAX_PAYLOAD (1 MiB) closes that socket with 1009; with the error listener the server carries on', async () => {
   assert.equal(DEFAULT_WS_MAX_PAYLOAD, 1024 * 1024)
   const c = await signedIn('ann')
