@@ -291,8 +291,15 @@ test('core-fetch-unregistered-error: an error with no registered status answers 
   assert.deepEqual(await hidden.json(), { errorId: 'trace-9' })
   // Outside production the default exposes the message and stack.
   const exposed = await (await pikkuFetch(request())).json()
+  assert.equal(exposed.errorId, 'trace-9')
   assert.equal(typeof exposed.message, 'string')
   assert.equal(typeof exposed.stack, 'string')
+  // A traceId option wins over the header; generateRequestId serves only when neither is given.
+  const traced = await pikkuFetch(request(), { exposeErrors: false, traceId: 'trace-10', generateRequestId: () => 'generated-1' })
+  assert.deepEqual(await traced.json(), { errorId: 'trace-10' })
+  const noHeader = new Request('http://localhost/todos', { headers: { authorization: 'Bearer not-a-jwt' } })
+  const generated = await pikkuFetch(noHeader, { exposeErrors: false, generateRequestId: () => 'generated-1' })
+  assert.deepEqual(await generated.json(), { errorId: 'generated-1' })
 })
 
 test('core-fetch-body-limit: a body over maxBodySize answers 413', async () => {
