@@ -145,6 +145,8 @@ test('invoke-validates: rpc.invoke validates the target input and throws Unproce
   await assert.rejects(rpcAs({ userId: 'alice' }).invoke('updateTodo', { todoId: aliceTodoId, done: 'yes' }), {
     name: 'UnprocessableContentError',
   })
+  // Refused before updateTodo ran: the to-do is unchanged.
+  assert.equal((await app.services.todoStore.get(aliceTodoId))?.done, false)
 })
 
 test('invoke-no-session-403: a session function invoked without a session (a job, a task) throws Authentication required', async () => {
@@ -229,12 +231,12 @@ test('remote-call-carries: rpc.remote posts to the registered deployment with a 
   const { decryptWithKeyMaterial, REMOTE_SESSION_INFO } = await import('@pikku/core/crypto-utils')
   const { freePort } = await import('./harness/services.js')
   // A stand-in for the reminders deployment: records the call and answers as sendReminder would.
-  const received: Array<{ url?: string; headers: Record<string, unknown>; body: string }> = []
+  const received: Array<{ method?: string; url?: string; headers: Record<string, unknown>; body: string }> = []
   const receiver = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk) => (body += chunk))
     req.on('end', () => {
-      received.push({ url: req.url, headers: req.headers, body })
+      received.push({ method: req.method, url: req.url, headers: req.headers, body })
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reminded: true }))
     })
   })
@@ -254,6 +256,7 @@ test('remote-call-carries: rpc.remote posts to the registered deployment with a 
 
     assert.equal(received.length, 1)
     const [call] = received
+    assert.equal(call.method, 'POST')
     assert.equal(call.url, '/remote/rpc/sendReminder')
     assert.deepEqual(JSON.parse(call.body), { data: { todoId: aliceTodoId } })
     assert.equal(call.headers['x-request-id'], 'trace-remind-1')
