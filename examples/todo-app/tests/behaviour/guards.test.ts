@@ -234,6 +234,7 @@ test('middleware-no-next: a middleware that returns without next() skips the fun
 test('middleware-error-stops: an error thrown in middleware ends the call with its status (401 from authBearer)', async () => {
   const response = await fetch(`${app.url}/todos`, { headers: { 'x-trace': 'error', authorization: 'Basic abc' } })
   assert.equal(response.status, 401)
+  assert.equal((await response.json()).name, 'InvalidSessionError')
   // authBearer is global and ran before the '*' group, so nothing after it saw the request, and the error
   // passed up through the outermost middleware's next() without its code after next() running.
   assert.deepEqual(seen.get('error'), ['outermost in, session none'])
