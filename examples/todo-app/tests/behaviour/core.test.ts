@@ -311,6 +311,17 @@ test('core-fetch-body-limit: a body over maxBodySize answers 413', async () => {
   assert.equal(response.status, 413)
 })
 
+test('core-fetch-body-limit-streamed: a streamed body with no Content-Length is counted as it is read and answers 413 once over maxBodySize', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const body = new Blob([JSON.stringify({ title: 'x'.repeat(2000) })]).stream()
+  // duplex is required for a stream body; the DOM RequestInit type does not list it.
+  const init: RequestInit & { duplex: 'half' } = { method: 'POST', headers: alice, body, duplex: 'half' }
+  const request = new Request('http://localhost/todos', init)
+  assert.equal(request.headers.get('content-length'), null)
+  const response = await pikkuFetch(request, { maxBodySize: 1024 })
+  assert.equal(response.status, 413)
+})
+
 test('core-fetch-no-content-type-422: a POST body with no Content-Type is rejected with 422', async () => {
   const { fetch: pikkuFetch } = await import('@pikku/core/http')
   const { 'content-type': _dropped, ...noType } = alice

@@ -533,6 +533,31 @@ test('middleware-respond-404-false: with respondWith404 false an unknown path an
   }
 })
 
+test('middleware-body-limit-declared-only: behind express.json({ limit: \'16mb\' }), a JSON body over 10 MiB gets Pikku\'s 413 when it declares its Content-Length, and passes when it is sent chunked', async () => {
+  const mounted = await mount((server) => {
+    server.use(express.json({ limit: '16mb' }))
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+  })
+  try {
+    const body = JSON.stringify({ title: 'x'.repeat(11_000_000) })
+    const declared = await fetch(`${mounted.url}/todos`, { method: 'POST', headers: { ...alice, ...json }, body })
+    assert.equal(declared.status, 413)
+    assert.equal((await declared.json()).name, 'PayloadTooLargeError')
+    // A stream body goes out with Transfer-Encoding: chunked and no Content-Length; express.json() parses it into an object.
+    const init: RequestInit & { duplex: 'half' } = {
+      method: 'POST',
+      headers: { ...alice, ...json },
+      body: new Blob([body]).stream(),
+      duplex: 'half',
+    }
+    const chunked = await fetch(`${mounted.url}/todos`, init)
+    assert.equal(chunked.status, 200)
+    assert.equal((await chunked.json()).title.length, 11_000_000)
+  } finally {
+    await mounted.close()
+  }
+})
+
 test('cors-preflight-express-workaround: Express\'s cors package answering OPTIONS before Pikku gives the browser its 204', async () => {
   const allowed = { origin: ['http://localhost:5173'], credentials: true }
   const mounted = await mount((server) => {
