@@ -487,3 +487,28 @@ test('stdio-anonymous: src/runtimes/mcp.ts over stdio lists the tools, answers s
     await client.close()
   }
 })
+
+test('stdio-anonymous-all: over stdio listOpenTodos, a resource read and planDay fail too, with -32603 and "Authentication required" where data is sent', async () => {
+  const { Client: StdioClient } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/runtimes/mcp.ts'],
+    cwd: new URL('../../', import.meta.url).pathname,
+    stderr: 'pipe',
+  })
+  const client = new StdioClient({ name: 'behaviour-stdio-all', version: '1.0.0' })
+  try {
+    await client.connect(transport)
+    const tool = errorOf(await client.callTool({ name: 'listOpenTodos', arguments: {} }))
+    assert.equal(tool.code, -32603)
+    assert.equal(tool.data?.message, 'Authentication required')
+    const resource = await rejection(client.readResource({ uri: 'todos://items/t_1' }))
+    assert.equal(resource.code, -32603)
+    assert.equal((resource.data as { message: string }).message, 'Authentication required')
+    const prompt = await rejection(client.getPrompt({ name: 'planDay' }))
+    assert.equal(prompt.code, -32603)
+  } finally {
+    await client.close()
+  }
+})
