@@ -29,7 +29,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Ready for AI agents',
-    body: 'Set mcp: true in the config of an exported function and it becomes a Model Context Protocol tool, with its schema generated from its types.',
+    body: 'Set mcp: true in the config of an exported function and it becomes a Model Context Protocol tool; an object input type gives the tool an input schema generated from that type.',
     href: '/docs/mcp',
   },
   {
