@@ -140,6 +140,9 @@ test('tool-bad-token-32603: a token the jwt service cannot decode makes the call
   const client = await mcp.connect('not-a-jwt')
   const error = errorOf(await client.callTool({ name: 'countOpenTodos', arguments: {} }))
   assert.equal(error.code, -32603)
+  assert.equal(error.message, 'Internal error')
+  // The decode error from authBearer's jwt service, not the runner's "Authentication required".
+  assert.equal(error.data?.message, 'Invalid Token or Protected Header formatting')
 })
 
 test('resource-template-listed: a templated resource is listed under resources/templates/list, not resources/list', async () => {
