@@ -106,6 +106,9 @@ test('bearer-per-request: each HTTP request brings its own token; the global aut
   const bob = await mcp.connect(await mcp.tokenFor('bob'))
   const result = await bob.callTool({ name: 'countOpenTodos', arguments: {} })
   assert.deepEqual(result.content, [{ type: 'text', text: '{"open":1,"overdue":0}' }])
+  // Alice's client on the same server, called after Bob's, still gets her own count.
+  const again = await alice.callTool({ name: 'countOpenTodos', arguments: {} })
+  assert.deepEqual(again.content, [{ type: 'text', text: '{"open":2,"overdue":1}' }])
 })
 
 test('tool-no-session-32603: without a token, a session tool answers isError with -32603 "Internal error"', async () => {
