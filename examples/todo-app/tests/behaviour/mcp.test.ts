@@ -485,6 +485,7 @@ test('stdio-anonymous: src/runtimes/mcp.ts over stdio lists the tools, answers s
     )
     const error = errorOf(await client.callTool({ name: 'countOpenTodos', arguments: {} }))
     assert.equal(error.code, -32603)
+    assert.equal(error.message, 'Internal error')
     assert.equal(error.data?.message, 'Authentication required')
     // After connectStdio the services' logger is createMCPLogger(): log lines reach the client as notifications.
     await warned
