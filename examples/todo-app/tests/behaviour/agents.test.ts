@@ -137,6 +137,8 @@ test('approval-suspends: a call of an approvalRequired function stops the run wi
   assert.deepEqual(pending.args, { todoId: todo.todoId })
   assert.equal(pending.reason, 'Delete the to-do "Old plan"?')
   assert.equal(pending.runId, turn.runId)
+  assert.equal(typeof pending.toolCallId, 'string')
+  assert.ok(pending.toolCallId.length > 0)
   assert.ok(await services.todoStore.get(todo.todoId), 'nothing is deleted before the answer')
 })
 
