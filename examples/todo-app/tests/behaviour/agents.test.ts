@@ -179,6 +179,12 @@ test('approval-approved-runs-tool: an approved call runs the tool and the run co
   assert.equal(after.reply, 'Deleted "Obsolete".')
   assert.deepEqual(after.pendingApprovals, [])
   assert.equal(await services.todoStore.get(todo.todoId), undefined)
+  // The model is called again with the approved tool's result as the last message.
+  const toolMessage: any = model.calls[1].prompt.at(-1)
+  assert.equal(toolMessage.role, 'tool')
+  assert.equal(toolMessage.content[0].type, 'tool-result')
+  assert.equal(toolMessage.content[0].toolName, 'deleteTodoWithApproval')
+  assert.equal(toolMessage.content[0].toolCallId, turn.pendingApprovals[0].toolCallId)
 
   const again = await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)
   assert.equal(again.status, 500)
