@@ -159,6 +159,15 @@ test('resource-template-listed: a templated resource is listed under resources/t
   // The wiring's title and mimeType are not in mcp.gen.json: the title listed is the URI template, no mimeType.
   assert.equal(template.title, 'todos://items/{todoId}')
   assert.equal(template.mimeType, undefined)
+  // Neither generated file keeps the wiring's mimeType ('text/plain' in src/wirings/todos.mcp.ts); the runtime
+  // metadata keeps the title, the descriptor does not.
+  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
+  const descriptor = mcpJSON.resources.find((resource) => resource.uri === 'todos://items/{todoId}') as Record<string, unknown>
+  assert.equal('mimeType' in descriptor, false)
+  assert.equal('title' in descriptor, false)
+  const meta = (pikkuState(null, 'mcp', 'resourcesMeta') as Record<string, Record<string, unknown>>)['todos://items/{todoId}']
+  assert.equal('mimeType' in meta, false)
+  assert.equal(meta.title, 'To-do details')
 })
 
 test('resource-read: reading a concrete URI fills the template parameter and answers { uri, text } contents', async () => {
