@@ -311,6 +311,23 @@ test('sub-agent-session-label: a label continues the sub-agent thread within one
   assert.ok(!model.calls[6].text.includes('first question'), 'after the approval label a starts a new thread')
 })
 
+test('sub-agent-new-label: within one leg of a run, a different label starts a fresh sub-agent thread', async () => {
+  model.answer(
+    { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'first question', session: 'a' } }] },
+    { text: 'first answer' },
+    { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'other question', session: 'b' } }] },
+    { text: 'other answer' },
+    { text: 'Done.' },
+  )
+  const response = await ask('alice', 'Plan two things', 'alice-new-label')
+  assert.equal(response.status, 200)
+  // calls: parent, dayPlanner (a), parent, dayPlanner (b), parent
+  assert.equal(model.calls.length, 5)
+  assert.ok(model.calls[1].text.includes('first question'))
+  assert.ok(model.calls[3].text.includes('other question'))
+  assert.ok(!model.calls[3].text.includes('first question'), 'label b does not continue the thread of label a')
+})
+
 test('max-steps-per-leg: maxSteps (6 for todoAssistant) counts the model steps of one leg; a run continued after an approval gets as many again', async () => {
   const todo = await newTodo('alice', 'Long run')
   const list = { toolCalls: [{ toolName: 'listTodos', args: {} }] }
