@@ -439,6 +439,20 @@ test('runner-unknown-tool: runMCPTool for a name with no tool throws an MCPError
   assert.equal(error.error.code, -32601)
 })
 
+test('runner-resolves-id-result: runMCPTool resolves with the request id and the tool result', async () => {
+  const { runMCPTool } = await import('@pikku/core/mcp')
+  // A sessionless probe tool registered the way the generated metadata registers a function with mcp: true.
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe('mcpRunnerProbe', { func: async () => ({ ok: true }) }, { sessionless: true })
+  toolsMeta.mcpRunnerProbe = { pikkuFuncId: 'mcpRunnerProbe' }
+  try {
+    const answer = await runMCPTool({ jsonrpc: '2.0', id: 9, params: {} }, {}, 'mcpRunnerProbe')
+    assert.deepEqual(answer, { id: 9, result: [{ type: 'text', text: '{"ok":true}' }] })
+  } finally {
+    delete toolsMeta.mcpRunnerProbe
+  }
+})
+
 test('connect-twice-throws: a second connect() on the same PikkuMCPServer throws "MCP server is already connected"', async () => {
   const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
   const [first] = InMemoryTransport.createLinkedPair()
