@@ -94,16 +94,18 @@ test('bearer-forged-500: a token signed with another key answers 500 with an err
   assert.equal(typeof (await response.json()).errorId, 'string')
 })
 
-test('bearer-garbage-500: a malformed bearer token answers 500, not 401', async () => {
+test('bearer-garbage-500: a malformed bearer token answers 500 with an errorId, not 401', async () => {
   const response = await fetch(`${app.url}/todos`, { headers: { authorization: 'Bearer not-a-jwt' } })
   assert.equal(response.status, 500)
+  assert.equal(typeof (await response.json()).errorId, 'string')
 })
 
-test('bearer-expired-500: an expired token answers 500, not 401', async () => {
+test('bearer-expired-500: an expired token answers 500 with an errorId, not 401', async () => {
   const expired = await jwt.encode({ value: -1, unit: 'hour' }, alice)
   await assert.rejects(jwt.decode(expired), { code: 'ERR_JWT_EXPIRED' })
   const response = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${expired}` } })
   assert.equal(response.status, 500)
+  assert.equal(typeof (await response.json()).errorId, 'string')
 })
 
 test('stale-cookie-public-500: a cookie that does not verify breaks the public GET /health with a 500', async () => {
