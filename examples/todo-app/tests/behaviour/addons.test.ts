@@ -214,3 +214,33 @@ test('addon-config-gets-no-services: core 0.12.90 calls a pikkuAddonConfig facto
     pikkuState(null, 'addons', 'packages').delete('chatcfg')
   }
 })
+
+test('addon-services-get-app-services: an instance\'s services factory receives the app\'s logger and variables, and a secrets service that refuses a secret the addon did not declare', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const pkg = '@todo-app/notify-addon'
+  const factories = pikkuState(pkg, 'package', 'factories')!
+  const seen: string[] = []
+  const createSingletonServices = async (config: any, services: any) => {
+    seen.push(`logger: ${services.logger === app.services.logger}`, `variables: ${services.variables === app.services.variables}`)
+    try {
+      await services.secrets.getSecret('JWT_SECRET')
+      seen.push('read')
+    } catch (error) {
+      seen.push((error as Error).message)
+    }
+    return factories.createSingletonServices!(config, services)
+  }
+  pikkuState(pkg, 'package', 'factories', { ...factories, createSingletonServices })
+  // A second install of the same package, so its services are built afresh rather than taken from 'chat'.
+  pikkuState(null, 'addons', 'packages').set('chatsvc', { package: pkg })
+  hook.received.length = 0
+  try {
+    assert.deepEqual(await alice().invoke('chatsvc:postToChat' as never, { text: 'services probe' } as never), { posted: true })
+    assert.deepEqual(seen, ['logger: true', 'variables: true', 'Access denied to secret key: JWT_SECRET'])
+    // The declared CHAT_WEBHOOK_URL was read through the same service: the message reached the webhook.
+    assert.deepEqual(hook.received, [{ text: 'services probe' }])
+  } finally {
+    pikkuState(pkg, 'package', 'factories', factories)
+    pikkuState(null, 'addons', 'packages').delete('chatsvc')
+  }
+})
