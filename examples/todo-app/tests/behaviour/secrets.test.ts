@@ -51,10 +51,17 @@ const run = (funcName: string, data: unknown, wire: Record<string, unknown> = {}
 
 // --- secrets ---
 
-test('local-secret-reads-env: LocalSecretService returns an environment value wrapped, parsed as JSON when it can be', async () => {
+test('local-secret-reads-env: LocalSecretService returns an environment value wrapped, parsed as JSON when it can be, from process.env by default', async () => {
   const secrets = secretsFrom({ REMINDER_EMAIL_API_KEY: 'key-123', GOOGLE_CALENDAR_APP: '{"clientId":"c","clientSecret":"s"}' })
   assert.equal((await secrets.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'key-123')
   assert.deepEqual((await secrets.getSecret('GOOGLE_CALENDAR_APP')).reveal(), { clientId: 'c', clientSecret: 's' })
+  // Built with no argument, it reads process.env through a default LocalVariablesService.
+  process.env.SECRETS_PROBE_FROM_ENV = 'from-process-env'
+  try {
+    assert.equal((await new LocalSecretService().getSecret('SECRETS_PROBE_FROM_ENV')).reveal(), 'from-process-env')
+  } finally {
+    delete process.env.SECRETS_PROBE_FROM_ENV
+  }
 })
 
 test('local-secret-missing: a key set neither in the overrides nor the environment throws "Requested secret not found"', async () => {
