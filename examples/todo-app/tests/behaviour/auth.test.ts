@@ -70,10 +70,14 @@ test('no-credential-403: a session function called with no credential answers 40
   assert.equal(body.name, 'ForbiddenError')
 })
 
-test('bearer-wrong-scheme-401: an Authorization header with another scheme answers 401', async () => {
+test('bearer-wrong-scheme-401: an Authorization header with another scheme, or Bearer with no token, answers 401', async () => {
   const response = await fetch(`${app.url}/todos`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } })
   assert.equal(response.status, 401)
   assert.equal((await response.json()).name, 'InvalidSessionError')
+  // The Bearer scheme with no token after it is refused the same way.
+  const noToken = await fetch(`${app.url}/todos`, { headers: { authorization: 'Bearer' } })
+  assert.equal(noToken.status, 401)
+  assert.equal((await noToken.json()).name, 'InvalidSessionError')
 })
 
 test('bearer-lowercase-401: a lowercase "bearer" scheme with a valid token answers 401', async () => {
