@@ -59,6 +59,12 @@ const messageEvent = (event: Record<string, unknown>) => ({
   event: { type: 'message', channel: 'C0TEAM', ts: '1700000000.000100', ...event },
 })
 
+/** The name and message of the error a response carries. */
+const errorOf = async (response: Response) => {
+  const { name, message } = await response.json()
+  return { name, message }
+}
+
 /** After the adapter exists (built on the gateway's first request), record what the workspace client posts. */
 const recordReplies = async () => {
   const adapter: any = await slackAdapter(services)
@@ -74,11 +80,13 @@ test('url-verification-challenge: a signed url_verification request is answered 
 test('wrong-secret-401: a request signed with another secret answers 401', async () => {
   const response = await sendToSlackRoute(messageEvent({ user: 'U1', text: 'todos' }), { secret: 'not-the-secret' })
   assert.equal(response.status, 401)
+  assert.deepEqual(await errorOf(response), { name: 'UnauthorizedError', message: 'Invalid Slack request signature' })
 })
 
 test('missing-signature-401: a request without Slack\'s signature headers answers 401', async () => {
   const response = await sendToSlackRoute({ type: 'url_verification', challenge: 'x' }, { signed: false })
   assert.equal(response.status, 401)
+  assert.deepEqual(await errorOf(response), { name: 'UnauthorizedError', message: 'Missing Slack signature headers' })
 })
 
 test('stale-request-401: a correctly signed request more than five minutes old answers 401', async () => {
@@ -86,6 +94,7 @@ test('stale-request-401: a correctly signed request more than five minutes old a
   assert.equal(fresh.status, 200)
   const stale = await sendToSlackRoute({ type: 'url_verification', challenge: 'late' }, { ageSeconds: 301 })
   assert.equal(stale.status, 401)
+  assert.deepEqual(await errorOf(stale), { name: 'UnauthorizedError', message: 'Invalid Slack request signature' })
 })
 
 test('global-bearer-middleware-500: a message that reaches the function answers 500, because the app\'s global authBearer reads secrets the gateway took away', async () => {
@@ -125,6 +134,7 @@ test('get-route-401: GET /webhooks/slack exists and, unsigned, answers 401', asy
 test('express-json-body-401: on @pikku/express a correctly signed JSON request answers 401, as the adapter gets an empty raw body', async () => {
   const response = await sendToSlackRoute({ type: 'url_verification', challenge: 'challenge-123' }, { url: app.url })
   assert.equal(response.status, 401)
+  assert.equal((await errorOf(response)).name, 'UnauthorizedError')
   // The same request on @pikku/node-http-server passes.
   const passed = await sendToSlackRoute({ type: 'url_verification', challenge: 'challenge-123' })
   assert.equal(passed.status, 200)
