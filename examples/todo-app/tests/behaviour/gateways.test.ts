@@ -107,12 +107,14 @@ test('global-bearer-middleware-500: a message that reaches the function answers 
   assert.deepEqual(posted, [])
 })
 
-test('ignored-events: bot messages, edits and events without text are acknowledged with { ok: true } and never reach the function', async () => {
+test('ignored-events: bot messages, edits, deletes, other event types and events without a user or text are acknowledged with { ok: true } and never reach the function', async () => {
   await recordReplies()
   const ignored = [
     messageEvent({ user: 'U0ALICE', text: 'todos', bot_id: 'B1' }),
     messageEvent({ user: 'U0ALICE', text: 'todos', subtype: 'message_changed' }),
+    messageEvent({ user: 'U0ALICE', text: 'todos', subtype: 'message_deleted' }),
     messageEvent({ user: 'U0ALICE' }),
+    messageEvent({ text: 'todos' }),
     { type: 'event_callback', team_id: TEAM, event: { type: 'reaction_added', user: 'U0ALICE' } },
   ]
   for (const payload of ignored) {
@@ -124,6 +126,9 @@ test('ignored-events: bot messages, edits and events without text are acknowledg
   // A thread_broadcast is the one subtype that gets through to the function (and so to the 500 above).
   const broadcast = await sendToSlackRoute(messageEvent({ user: 'U0NOBODY', text: 'todos', subtype: 'thread_broadcast' }))
   assert.equal(broadcast.status, 500)
+  // So does an app_mention event from a user.
+  const mention = await sendToSlackRoute({ type: 'event_callback', team_id: TEAM, event: { type: 'app_mention', user: 'U0ALICE', text: '<@B0BOT> todos', channel: 'C0TEAM', ts: '1700000000.000200' } })
+  assert.equal(mention.status, 500)
 })
 
 test('get-route-401: GET /webhooks/slack exists and, unsigned, answers 401', async () => {
