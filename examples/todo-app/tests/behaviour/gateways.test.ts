@@ -103,6 +103,8 @@ test('global-bearer-middleware-500: a message that reaches the function answers 
   assert.equal(response.status, 500)
   const body = await response.json()
   assert.match(body.message, /^'secrets' is not available inside a pikku function\./)
+  // The body carries the SecretAccessDeniedError's message, not its name.
+  assert.equal(body.name, undefined)
   assert.match(body.stack, /auth-bearer\.js/)
   assert.deepEqual(posted, [])
 })
