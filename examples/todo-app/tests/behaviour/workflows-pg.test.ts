@@ -113,7 +113,10 @@ test('worker-runs-steps-sleep-not-dispatched: the queue worker runs the first st
   })
 })
 
-test('queues-created: registerQueues creates one orchestrator queue per workflow, and no step queues for steps that are not workflowQueued', async () => {
+test('queues-created: registerQueues creates the two shared queues and one orchestrator queue per workflow, and no step queues for steps that are not workflowQueued', async () => {
   const { rows } = await sql<{ name: string }>`select name from pgboss.queue where name like 'wf-%' order by name`.execute(database.kysely)
   assert.deepEqual(rows.map((row) => row.name), ['wf-orchestrator-nudge-owner-graph', 'wf-orchestrator-todo-reminder-workflow'])
+  // The two shared queues serve whatever has no queue of its own.
+  const shared = await sql<{ name: string }>`select name from pgboss.queue where name like 'pikku-workflow-%' order by name`.execute(database.kysely)
+  assert.deepEqual(shared.rows.map((row) => row.name), ['pikku-workflow-orchestrator', 'pikku-workflow-step-worker'])
 })
