@@ -75,6 +75,9 @@ test('run-owner-only-403: another user reading a reminder run gets 403', async (
   assert.equal((await services.workflowService.getRun(runId)).wire.pikkuUserId, 'alice')
   const other = await app.call('bob', 'GET', `/reminder-runs/${runId}`)
   assert.equal(other.status, 403)
+  // assertWorkflowRunOwner's WorkflowRunForbiddenError, not a permission's ForbiddenError.
+  const { name, message } = await other.json()
+  assert.deepEqual({ name, message }, { name: 'WorkflowRunForbiddenError', message: 'Not authorized to access this workflow run' })
   assert.equal((await app.call('alice', 'GET', `/reminder-runs/${runId}`)).status, 200)
 })
 
