@@ -99,6 +99,9 @@ test('done-todo-closed: a to-do that is already done ends the run as completed a
   assert.deepEqual(read, { status: 'completed', steps: [{ name: 'Remind the owner', status: 'succeeded' }] })
   const run = await services.workflowService.getRun(runId)
   assert.deepEqual(run.output, { outcome: 'closed' })
+  // workflow.do stored sendReminder's result under the step's name, and the body read it from there.
+  const history = await services.workflowService.getRunHistory(runId)
+  assert.deepEqual(history.map((s: any) => [s.stepName, s.result]), [['Remind the owner', { reminded: false }]])
 })
 
 test('run-to-completion-output: runToCompletion returns the output of the run', async () => {
