@@ -338,6 +338,7 @@ test('scheduler-start-registers-crons: BullSchedulerService.start() registers ev
     const byId = Object.fromEntries(schedulers.map((s) => [s.key, s.pattern]))
     assert.equal(byId['recurring:daily-digest'], '0 9 * * *')
     assert.equal(byId['recurring:workflow-recovery'], '*/5 * * * *')
+    assert.equal(byId['recurring:weekday-digest'], '30 8 * * *')
   } finally {
     await scheduler.stop()
   }
