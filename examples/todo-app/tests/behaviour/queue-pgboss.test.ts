@@ -110,7 +110,7 @@ test('invalid-job-data-fails: job data that does not match the worker\'s input s
   try {
     const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: 42 } as any, { attempts: 1 })
     const job = await pgBoss.getQueueService().getJob('todo-reminders', jobId)
-    await assert.rejects(job!.waitForCompletion!(15_000), /Instance type \\"number\\" is invalid\. Expected \\"string\\"/)
+    await assert.rejects(job!.waitForCompletion!(15_000), /Property \\"todoId\\" does not match schema\., Instance type \\"number\\" is invalid\. Expected \\"string\\"\./)
     assert.equal(watched.calls, 0)
   } finally {
     watched.restore()
