@@ -116,16 +116,22 @@ test('register-callback-error-logged: an error thrown by registerQueueWorkers\' 
     logged.push(String(args[0]))
     return error.apply(this, args)
   }
+  const warnings = collectLogs(services, 'warn')
   try {
     const outcome = await registerQueueWorkers({ supported: {}, unsupported: {}, fallbacks: {} }, services.logger, async () => {
       throw new Error('broker unreachable')
     })
     assert.ok(outcome['todo-reminders'])
     assert.ok(logged.includes('Failed to register queue processor todo-reminders:'))
-    // Unlisted config fields are dropped with a warning.
+    // Unlisted config fields are dropped with a warning, which is also logged.
     assert.deepEqual(outcome['todo-cleanup']![0]!.warnings, ['batchSize: Unknown configuration option for this queue implementation'])
+    assert.ok(
+      warnings.lines.includes('Configuration warnings for queue todo-cleanup: batchSize: Unknown configuration option for this queue implementation'),
+      warnings.lines.join('\n'),
+    )
   } finally {
     logger.error = error
+    warnings.restore()
   }
 })
 
