@@ -186,6 +186,8 @@ test('discard-completes: a job whose function awaits queue.discard() ends comple
   assert.equal(await settled!.status(), 'completed')
   assert.equal(settled!.result ?? null, null)
   assert.equal((await settled!.metadata!()).error ?? null, null)
+  // One attempt of the three it was given.
+  assert.equal((await settled!.metadata!()).attemptsMade, 1)
 })
 
 test('strict-worker-reminds: the strict worker still completes with its return value for a to-do that exists', async () => {
