@@ -102,6 +102,7 @@ test('failed-job-retried-to-attempts: a job whose function throws is tried `atte
   const todo = await dueIn(30 * 60 * 1000, 'Store down')
   const down = storeDownFor(services, todo.todoId)
   try {
+    const started = Date.now()
     const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId }, { attempts: 3, backoff: { type: 'fixed', delay: 50 } })
     const failed = new Promise<string>((resolve) =>
       events.on('failed', ({ jobId: id, failedReason }) => {
@@ -116,6 +117,8 @@ test('failed-job-retried-to-attempts: a job whose function throws is tried `atte
     assert.equal(await settled!.status(), 'failed')
     assert.equal((await settled!.metadata!()).attemptsMade, 3)
     assert.equal(down.calls, 3)
+    // Each retry waited for the backoff: two waits of 50 ms.
+    assert.ok(Date.now() - started >= 100, `took ${Date.now() - started} ms`)
   } finally {
     down.restore()
   }
