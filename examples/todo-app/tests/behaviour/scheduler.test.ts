@@ -55,10 +55,11 @@ test('wired-tasks-listed: getScheduledTasks holds every wireScheduler task by na
   assert.equal(tasks.get('weekday-digest')?.schedule, '30 8 * * *')
 })
 
-test('start-fires-at-nine: after start(), daily-digest runs when the local clock reaches 09:00, not before', async () => {
+test('start-fires-at-nine: after start(), every wired task has a cron job, and daily-digest runs when the local clock reaches 09:00, not before', async () => {
   // 08:00 local time (cron reads the expression in the process's time zone).
   mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 2, 8, 0, 0) })
   const digests = countDigests()
+  const { traceIds, restore } = recordTraceIds(services)
   try {
     await scheduler.start()
     mock.timers.tick(59 * MINUTE)
@@ -68,7 +69,11 @@ test('start-fires-at-nine: after start(), daily-digest runs when the local clock
     mock.timers.tick(MINUTE)
     await ran
     assert.equal(digests.runs, 1)
+    // In that hour each of the three wired tasks had a cron job of its own: every run is traced cron-<name>-<time>.
+    const names = new Set(traceIds.map((id) => /^cron-(.+)-\d+$/.exec(id)?.[1]))
+    assert.deepEqual([...names].sort(), ['daily-digest', 'weekday-digest', 'workflow-recovery'])
   } finally {
+    restore()
     digests.restore()
     await scheduler.stop()
     mock.timers.reset()
