@@ -105,16 +105,20 @@ test('local-time-zone: in a process with TZ=Asia/Kolkata, daily-digest runs at 0
   }
 })
 
-test('stop-ends-crons: after stop(), 09:00 passes without a run', async () => {
+test('stop-ends-crons: after stop(), 09:00 passes without a run of any task', async () => {
   mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 3, 8, 59, 0) })
   const digests = countDigests()
+  const { traceIds, restore } = recordTraceIds(services)
   try {
     await scheduler.start()
     await scheduler.stop()
     mock.timers.tick(2 * MINUTE)
     await settle()
     assert.equal(digests.runs, 0)
+    // Nor did workflow-recovery, also due at 09:00: no task ran at all.
+    assert.deepEqual(traceIds, [])
   } finally {
+    restore()
     digests.restore()
     mock.timers.reset()
   }
