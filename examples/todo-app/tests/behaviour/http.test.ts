@@ -318,16 +318,26 @@ test('cors-api-key-error-no-headers: authAPIKey also runs before cors() in the "
   assert.equal(response.headers.get('access-control-allow-origin'), null)
 })
 
-test('cors-preflight-express-500: on @pikku/express 0.12.14 a preflight for a path with no OPTIONS route answers 500', async () => {
+test('cors-preflight-express-500: on @pikku/express 0.12.14, and on @pikku/express-middleware 0.12.8 mounted in a plain Express app, a preflight for a path with no OPTIONS route answers 500', async () => {
   const todo = await createTodo(alice, 'Preflight')
-  const response = await fetch(`${app.url}/todos/${todo.todoId}`, {
-    method: 'OPTIONS',
-    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' },
-  })
+  const preflight = { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' } }
+  const response = await fetch(`${app.url}/todos/${todo.todoId}`, preflight)
   // cors() answers 204 and the runner then answers 204 again: the response holds two Content-Type headers,
   // which Express refuses when it writes them ("Content-Type cannot be set to an Array").
   assert.equal(response.status, 500)
   assert.match(await response.text(), /Content-Type cannot be set to an Array/)
+  // The middleware alone, laid out as src/runtimes/express.ts lays it out, fails the same way.
+  const mounted = await mount((server) => {
+    server.use(express.json())
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+  })
+  try {
+    const bare = await fetch(`${mounted.url}/todos/${todo.todoId}`, preflight)
+    assert.equal(bare.status, 500)
+    assert.match(await bare.text(), /Content-Type cannot be set to an Array/)
+  } finally {
+    await mounted.close()
+  }
 })
 
 test('fetch-client-roundtrip: the generated PikkuFetch creates, updates and lists with a JWT set', async () => {
