@@ -416,7 +416,7 @@ test('error-status-table: the statuses core registers for its error classes', ()
 })
 
 
-test('no-content-type-express-422: on Express a POST body without Content-Type is not parsed, so createTodo finds no title: 422', async () => {
+test('no-content-type-express-422: on Express a POST body without Content-Type is not parsed, so createTodo finds no title: 422; behind express.json() alone a form body fares the same', async () => {
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
     headers: alice,
@@ -424,6 +424,22 @@ test('no-content-type-express-422: on Express a POST body without Content-Type i
   })
   assert.equal(response.status, 422)
   assert.match((await response.json()).message, /required property "title"/)
+  // src/runtimes/express.ts's layout: express.json() is the only parser, so a form body reaches Pikku empty.
+  const mounted = await mount((server) => {
+    server.use(express.json())
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+  })
+  try {
+    const form = await fetch(`${mounted.url}/todos`, {
+      method: 'POST',
+      headers: { ...alice, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'title=From+a+form',
+    })
+    assert.equal(form.status, 422)
+    assert.match((await form.json()).message, /required property "title"/)
+  } finally {
+    await mounted.close()
+  }
 })
 
 test('form-body-express-200: PikkuExpressServer parses a form-encoded body into the input', async () => {
