@@ -196,3 +196,18 @@ test('sse-pg-event-hub-inner: PgEventHubService writes a publish into an SSE str
     services.eventHub = saved
   }
 })
+
+test('sse-conflicting-keys-express-html: on Express a conflicting key on an sse route keeps the 422 status but not Pikku\'s JSON body', async () => {
+  // POST /assistant/stream is an sse route (src/agents/assistant.http.ts). `message` in the query and in the body
+  // with different values fails while the runner reads the stream's openingData, after the stream headers are set.
+  const response = await fetch(`${app.url}/assistant/stream?message=a`, {
+    method: 'POST',
+    headers: { ...(await auth('cora')), 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ message: 'b' }),
+  })
+  assert.equal(response.status, 422)
+  // The error handler's JSON reply meets a response already in stream mode: writing its second Content-Type
+  // throws in Express, whose own error page answers instead.
+  assert.match(response.headers.get('content-type') ?? '', /^text\/html/)
+  assert.doesNotMatch(await response.text(), /Conflicting values/)
+})
