@@ -424,6 +424,25 @@ test('working-memory-invalid: an update that fails the schema is logged as a war
   assert.deepEqual(await storage.getWorkingMemory('alice-memory-bad', 'thread'), { currentFocus: 'docs' })
 })
 
+test('working-memory-not-json: an update that is not JSON is stored nowhere and logs no warning; a run that is not streamed keeps it in the reply, a streamed run cuts it out', async () => {
+  const warnings: string[] = []
+  const original = services.logger.warn
+  services.logger.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '))
+  try {
+    model.answer({ text: 'Noted. <working_memory>focus: docs</working_memory>' })
+    const turn = await (await ask('alice', 'I work on docs', 'alice-memory-not-json')).json()
+    assert.equal(turn.reply, 'Noted. <working_memory>focus: docs</working_memory>')
+    model.answer({ text: 'Noted. <working_memory>focus: docs</working_memory>' })
+    const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'I work on docs', threadId: 'alice-memory-not-json-streamed' }))
+    assert.equal(events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join(''), 'Noted. ')
+  } finally {
+    services.logger.warn = original
+  }
+  assert.ok(!warnings.some((w) => w.startsWith('Working memory validation failed')), warnings.join('\n'))
+  assert.equal(await storage.getWorkingMemory('alice-memory-not-json', 'thread'), null)
+  assert.equal(await storage.getWorkingMemory('alice-memory-not-json-streamed', 'thread'), null)
+})
+
 test('structured-output-with-tools: the day planner (tools plus an output schema) returns the model\'s text, which planMyDay parses', async () => {
   await newTodo('carol', 'Gym')
   const plan = { summary: 'A light day.', steps: [{ todoId: 't1', title: 'Gym', reason: 'Due today' }] }
