@@ -196,6 +196,25 @@ test('resource-unknown-32601: a URI no resource or template matches is a JSON-RP
   assert.equal((await rejection(alice.readResource({ uri: 'todos://items/a/b' }))).code, -32601)
 })
 
+test('resource-param-not-decoded: a percent-encoded slash matches one template segment and reaches the function still encoded', async () => {
+  const { todoStore } = mcp.services
+  const get = todoStore.get
+  const asked: string[] = []
+  todoStore.get = function (this: unknown, todoId: string) {
+    asked.push(todoId)
+    return get.call(this, todoId)
+  }
+  try {
+    const error = await rejection(alice.readResource({ uri: 'todos://items/a%2Fb' }))
+    // The template matched (the NotFoundError is getTodo's), and the id it was given is the encoded text.
+    assert.equal(error.code, -32601)
+    assert.ok(asked.length > 0)
+    assert.ok(asked.every((todoId) => todoId === 'a%2Fb'), asked.join(', '))
+  } finally {
+    todoStore.get = get
+  }
+})
+
 test('resource-missing-todo-32601: getTodo\'s NotFoundError, reached through a resource read, is JSON-RPC error -32601', async () => {
   // isTodoOwner lets a missing to-do through, so the NotFoundError comes from getTodo itself, not from the runner.
   const error = await rejection(alice.readResource({ uri: 'todos://items/no-such-todo' }))
