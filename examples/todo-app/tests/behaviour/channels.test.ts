@@ -14,6 +14,8 @@ import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
 import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
 import { waitFor } from './harness/app.js'
+import { pikkuState } from '@pikku/core/state'
+import { addTagMiddleware } from '@pikku/core/middleware'
 
 let app: RunningWsApp
 const open: RawClient[] = []
@@ -39,6 +41,35 @@ before(async () => {
 after(async () => {
   await Promise.all(open.map((c) => c.close()))
   await app.stop()
+})
+
+// Runs first, before any message route's middleware is combined and cached by the runner.
+test('channel-tags-middleware-not-run: tag middleware the inspector records for the channel itself never runs for a message; recorded on the route, it does', async () => {
+  const calls: string[] = []
+  addTagMiddleware('behaviour-channel-tag', [
+    async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
+      calls.push('tag')
+      await next()
+    },
+  ])
+  const meta = (pikkuState(null, 'channel', 'meta') as any).todos
+  const channelMiddleware = meta.middleware
+  const routeMeta = meta.messageWirings.action.unsubscribeFromChanges
+  const routeMiddleware = routeMeta.middleware
+  try {
+    // What add-channel.ts writes for wireChannel({ tags: [...] }): the channel's own meta.middleware.
+    meta.middleware = [{ type: 'tag', tag: 'behaviour-channel-tag' }]
+    const c = await signedIn('tia')
+    assert.equal((await c.call('listTodos')).action, 'listTodos')
+    assert.deepEqual(calls, [])
+    // What it writes for a route given as an object with its own tags: that route's meta.middleware.
+    routeMeta.middleware = [{ type: 'tag', tag: 'behaviour-channel-tag' }]
+    assert.equal((await c.call('unsubscribeFromChanges')).action, 'unsubscribeFromChanges')
+    assert.deepEqual(calls, ['tag'])
+  } finally {
+    meta.middleware = channelMiddleware
+    routeMeta.middleware = routeMiddleware
+  }
 })
 
 test('upgrade-without-session-opens: a socket with no credential still opens', async () => {
