@@ -500,18 +500,22 @@ test('mcp-logger-needs-logging-capability: createMCPLogger() reaches the client 
   assert.deepEqual(await received({ tools: {} }), [])
 })
 
-test('stdio-anonymous: src/runtimes/mcp.ts over stdio lists the tools, answers session tools with -32603, logs to the client', async () => {
-  // The real entry file as a child process, as a desktop assistant starts it (no --http: stdio).
+/** The real entry file as a child process, as a desktop assistant starts it (no --http: stdio), and an SDK client. */
+const stdioClient = async (name: string) => {
   const { Client: StdioClient } = await import('@modelcontextprotocol/sdk/client/index.js')
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
-  const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', 'src/runtimes/mcp.ts'],
     cwd: new URL('../../', import.meta.url).pathname,
     stderr: 'pipe',
   })
-  const client = new StdioClient({ name: 'behaviour-stdio', version: '1.0.0' })
+  return { client: new StdioClient({ name, version: '1.0.0' }), transport }
+}
+
+test('stdio-anonymous: src/runtimes/mcp.ts over stdio lists the tools, answers session tools with -32603, logs to the client', async () => {
+  const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
+  const { client, transport } = await stdioClient('behaviour-stdio')
   const logs: Array<{ level: string; data: unknown }> = []
   let logged!: () => void
   const warned = new Promise<void>((resolve) => (logged = resolve))
@@ -538,15 +542,7 @@ test('stdio-anonymous: src/runtimes/mcp.ts over stdio lists the tools, answers s
 })
 
 test('stdio-anonymous-all: over stdio listOpenTodos, a resource read and planDay fail too, with -32603 and "Authentication required" where data is sent', async () => {
-  const { Client: StdioClient } = await import('@modelcontextprotocol/sdk/client/index.js')
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', 'src/runtimes/mcp.ts'],
-    cwd: new URL('../../', import.meta.url).pathname,
-    stderr: 'pipe',
-  })
-  const client = new StdioClient({ name: 'behaviour-stdio-all', version: '1.0.0' })
+  const { client, transport } = await stdioClient('behaviour-stdio-all')
   try {
     await client.connect(transport)
     const tool = errorOf(await client.callTool({ name: 'listOpenTodos', arguments: {} }))
