@@ -69,6 +69,31 @@ test('http-start-parks-at-sleep: POST /todos/:todoId/reminder returns a run id o
   })
 })
 
+test('inline-step-gets-caller-wire: a step of an inline run started from an HTTP function gets that function\'s session, setSession and clearSession', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  // The step's registered function is wrapped for this test only, to record the wire it is called with.
+  const registered = pikkuState(null, 'function', 'functions').get('sendReminder')!
+  const original = registered.func
+  const wires: any[] = []
+  registered.func = (services: any, data: any, wire: any) => {
+    wires.push(wire)
+    return original(services, data, wire)
+  }
+  try {
+    const todo = await newTodo('alice', 'Book the car in')
+    const started = await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)
+    assert.equal(started.status, 200)
+  } finally {
+    registered.func = original
+  }
+  assert.equal(wires.length, 1)
+  // startTodoReminder passes its own rpc to startWorkflow; the step is called through it, with its wire.
+  assert.deepEqual({ userId: wires[0].session?.userId, role: wires[0].session?.role }, { userId: 'alice', role: 'member' })
+  assert.equal(typeof wires[0].setSession, 'function')
+  assert.equal(typeof wires[0].clearSession, 'function')
+  assert.ok(wires[0].http, 'the HTTP request of the starting call is on the step\'s wire too')
+})
+
 test('run-owner-only-403: another user reading a reminder run gets 403', async () => {
   const todo = await newTodo('alice', 'Call the bank')
   const { runId } = await (await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)).json()
