@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { runPikkuFunc } from '@pikku/core/function'
 import { ForbiddenError, NotFoundError, PikkuError } from '@pikku/core/errors'
 import { ConsoleLogger, JsonConsoleLogger, LogLevel, createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
-import { pikkuState } from '@pikku/core/state'
+import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
 import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
 import { clearPikkuRuntimeState } from '@pikku/core/testing'
@@ -178,6 +178,20 @@ test('clear-state-needs-test-env: clearPikkuRuntimeState outside NODE_ENV=test l
   }
   assert.match(String(errors[0]), /must only be called in test environments/)
   // The running app still answers: nothing was cleared.
+  assert.equal((await fetch(`${app.url}/health`)).status, 200)
+})
+
+test('clear-state-drops-singletons: under NODE_ENV=test clearPikkuRuntimeState also unregisters the singleton services, so a request fails until they are set again', async () => {
+  assert.equal(process.env.NODE_ENV, 'test')
+  clearPikkuRuntimeState()
+  try {
+    assert.equal(pikkuState(null, 'package', 'singletonServices'), null)
+    assert.throws(() => getSingletonServices(), /Singleton services not initialized/)
+    const response = await fetch(`${app.url}/health`)
+    assert.equal(response.status, 500)
+  } finally {
+    setSingletonServices(app.services as never)
+  }
   assert.equal((await fetch(`${app.url}/health`)).status, 200)
 })
 
