@@ -157,6 +157,14 @@ test('sse-bad-token-error-event: a bearer token the jwt service cannot decode an
   assert.equal(await stream.nextEvent(), undefined)
 })
 
+test('sse-bad-scheme-error-event: an Authorization header that is not a Bearer token answers an SSE route with 200 and the registered InvalidSessionError message, not a 401', async () => {
+  const stream = await openStream('/todos/changes', { authorization: 'Basic dXNlcjpwYXNz' })
+  assert.equal(stream.response.status, 200)
+  assert.deepEqual(await stream.nextEvent(), { type: 'error', errorText: 'The session provided is not valid.' })
+  assert.deepEqual(await stream.nextEvent(), { type: 'done' })
+  assert.equal(await stream.nextEvent(), undefined)
+})
+
 test('sse-bad-cookie-and-key-error-event: an undecodable todo_session cookie or x-api-key answers an SSE route with 200 and an "Internal server error" event, not a 500', async () => {
   const attempts: Record<string, string>[] = [{ cookie: 'todo_session=not-a-jwt' }, { 'x-api-key': 'not-a-jwt' }]
   for (const headers of attempts) {
