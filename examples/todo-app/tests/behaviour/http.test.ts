@@ -369,6 +369,20 @@ test('fetch-client-errors: an error status throws PikkuFetchError with status, t
   })
 })
 
+test('fetch-client-unregistered-500: an error with no registered status throws PikkuFetchError named PikkuFetchError: the body carries errorId but no name', async () => {
+  const client = new PikkuFetch({ serverUrl: app.url })
+  client.setAuthorizationJWT(await jwt.encode({ value: -1, unit: 'hour' }, { userId: 'dora', role: 'member' }))
+  await assert.rejects(client.get('/todos', {}), (error: unknown) => {
+    assert.ok(error instanceof PikkuFetchError)
+    assert.equal(error.status, 500)
+    assert.equal(error.name, 'PikkuFetchError')
+    const body = error.body as { name?: unknown; errorId?: unknown }
+    assert.equal(body.name, undefined)
+    assert.equal(typeof body.errorId, 'string')
+    return true
+  })
+})
+
 test('fetch-client-boolean-query-422: get(\'/todos\', { done: false }) sends ?done=false and is refused with 422', async () => {
   const client = new PikkuFetch({ serverUrl: app.url })
   client.setAuthorizationJWT(await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'dora', role: 'member' }))
