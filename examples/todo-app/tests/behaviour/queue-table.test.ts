@@ -374,3 +374,29 @@ test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets th
     delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }
 })
+
+test('signed-job-no-stored-session: a job whose signed pikkuUserId verifies gets no session when the sessionStore holds none for that user, so a pikkuFunc worker fails', async () => {
+  wireSessionFuncWorker()
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
+  // A store that holds a session for someone else, and nothing for u-lee.
+  const sessionStore = new InMemorySessionStore<UserSession>()
+  await sessionStore.set('u-kim', { userId: 'u-kim', role: 'member' })
+  services.sessionStore = sessionStore
+  try {
+    const signed = new SignedQueueService(queueService, services.secrets, services.logger)
+    const todo = await services.todoStore.create({ ownerId: 'u-lee', title: 'Nothing stored', done: false })
+    await signed.add('todo-reminders-by-owner', { todoId: todo.todoId }, { pikkuUserId: 'u-lee' })
+    const row = await table.claimNext('todo-reminders-by-owner')
+    const job = { id: row!.id, queueName: 'todo-reminders-by-owner', data: row!.data, status: () => 'active' as const, pikkuUserId: row!.pikkuUserId }
+    await assert.rejects(
+      runQueueJob({ job }),
+      (error: Error) => error.name === 'ForbiddenError' && error.message === 'Authentication required',
+    )
+    // The claim itself verifies: once the store holds u-lee's session, the very same job runs.
+    await sessionStore.set('u-lee', { userId: 'u-lee', role: 'member' })
+    assert.deepEqual(await runQueueJob({ job }), { jobId: null })
+  } finally {
+    delete services.sessionStore
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+  }
+})
