@@ -352,42 +352,48 @@ test('session-func-worker-forbidden: a queue worker that is a pikkuFunc fails ev
   }
 })
 
-test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets the session a sessionStore holds for that user, so a pikkuFunc worker runs', async () => {
+/**
+ * A job of todo-reminders-by-owner for a new to-do of ownerId, published through SignedQueueService with a signed
+ * claim for that user and claimed from the table, with the session worker wired and sessionStore as the services'
+ * store. dropSignedSetup() undoes the store and the identity secret.
+ */
+const signedOwnerJob = async (ownerId: string, sessionStore: InMemorySessionStore<UserSession>) => {
   wireSessionFuncWorker()
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
+  services.sessionStore = sessionStore
+  const signed = new SignedQueueService(queueService, services.secrets, services.logger)
+  const todo = await services.todoStore.create({ ownerId, title: `Owned by ${ownerId}`, done: false })
+  await signed.add('todo-reminders-by-owner', { todoId: todo.todoId }, { pikkuUserId: ownerId })
+  const row = await table.claimNext('todo-reminders-by-owner')
+  return { id: row!.id, queueName: 'todo-reminders-by-owner', data: row!.data, status: () => 'active' as const, pikkuUserId: row!.pikkuUserId }
+}
+const dropSignedSetup = () => {
+  delete services.sessionStore
+  delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+}
+
+test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets the session a sessionStore holds for that user, so a pikkuFunc worker runs', async () => {
   const sessionStore = new InMemorySessionStore<UserSession>()
   await sessionStore.set('u-kim', { userId: 'u-kim', role: 'member' })
-  services.sessionStore = sessionStore
   try {
-    const signed = new SignedQueueService(queueService, services.secrets, services.logger)
-    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Signed owner', done: false })
-    await signed.add('todo-reminders-by-owner', { todoId: todo.todoId }, { pikkuUserId: 'u-kim' })
-    const row = await table.claimNext('todo-reminders-by-owner')
-    const job = { id: row!.id, queueName: 'todo-reminders-by-owner', data: row!.data, status: () => 'active' as const }
+    const job = await signedOwnerJob('u-kim', sessionStore)
     // The worker's permission (isTodoOwner) passes with u-kim's session; the to-do has no due date, so no job is queued.
-    assert.match(row!.pikkuUserId!, /^pq1\./)
-    assert.deepEqual(await runQueueJob({ job: { ...job, pikkuUserId: row!.pikkuUserId } }), { jobId: null })
+    assert.match(job.pikkuUserId!, /^pq1\./)
+    assert.deepEqual(await runQueueJob({ job }), { jobId: null })
     // The same job with no claim has no session to load.
-    await assert.rejects(runQueueJob({ job }), (error: Error) => error.name === 'ForbiddenError')
+    const { pikkuUserId: _claim, ...unsigned } = job
+    await assert.rejects(runQueueJob({ job: unsigned }), (error: Error) => error.name === 'ForbiddenError')
   } finally {
-    delete services.sessionStore
-    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+    dropSignedSetup()
   }
 })
 
 test('signed-job-no-stored-session: a job whose signed pikkuUserId verifies gets no session when the sessionStore holds none for that user, so a pikkuFunc worker fails', async () => {
-  wireSessionFuncWorker()
-  process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
   // A store that holds a session for someone else, and nothing for u-lee.
   const sessionStore = new InMemorySessionStore<UserSession>()
   await sessionStore.set('u-kim', { userId: 'u-kim', role: 'member' })
-  services.sessionStore = sessionStore
   try {
-    const signed = new SignedQueueService(queueService, services.secrets, services.logger)
-    const todo = await services.todoStore.create({ ownerId: 'u-lee', title: 'Nothing stored', done: false })
-    await signed.add('todo-reminders-by-owner', { todoId: todo.todoId }, { pikkuUserId: 'u-lee' })
-    const row = await table.claimNext('todo-reminders-by-owner')
-    const job = { id: row!.id, queueName: 'todo-reminders-by-owner', data: row!.data, status: () => 'active' as const, pikkuUserId: row!.pikkuUserId }
+    const job = await signedOwnerJob('u-lee', sessionStore)
     await assert.rejects(
       runQueueJob({ job }),
       (error: Error) => error.name === 'ForbiddenError' && error.message === 'Authentication required',
@@ -396,7 +402,6 @@ test('signed-job-no-stored-session: a job whose signed pikkuUserId verifies gets
     await sessionStore.set('u-lee', { userId: 'u-lee', role: 'member' })
     assert.deepEqual(await runQueueJob({ job }), { jobId: null })
   } finally {
-    delete services.sessionStore
-    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+    dropSignedSetup()
   }
 })
