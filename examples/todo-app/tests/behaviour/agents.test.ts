@@ -13,6 +13,7 @@ import { LocalMetaService } from '@pikku/core/services/local-meta'
 import { InMemoryAgentStorage } from '../../src/agents/in-memory-agent-storage.js'
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
 import { ScriptedModel } from './harness/model.js'
+import { collectLogs } from './harness/queues.js'
 
 const model = new ScriptedModel()
 const storage = new InMemoryAgentStorage()
@@ -425,9 +426,7 @@ test('working-memory-invalid: an update that fails the schema is logged as a war
 })
 
 test('working-memory-not-json: an update that is not JSON is stored nowhere and logs no warning; a run that is not streamed keeps it in the reply, a streamed run cuts it out', async () => {
-  const warnings: string[] = []
-  const original = services.logger.warn
-  services.logger.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '))
+  const warnings = collectLogs(services, 'warn')
   try {
     model.answer({ text: 'Noted. <working_memory>focus: docs</working_memory>' })
     const turn = await (await ask('alice', 'I work on docs', 'alice-memory-not-json')).json()
@@ -436,9 +435,9 @@ test('working-memory-not-json: an update that is not JSON is stored nowhere and 
     const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'I work on docs', threadId: 'alice-memory-not-json-streamed' }))
     assert.equal(events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join(''), 'Noted. ')
   } finally {
-    services.logger.warn = original
+    warnings.restore()
   }
-  assert.ok(!warnings.some((w) => w.startsWith('Working memory validation failed')), warnings.join('\n'))
+  assert.ok(!warnings.lines.some((w) => w.startsWith('Working memory validation failed')), warnings.lines.join('\n'))
   assert.equal(await storage.getWorkingMemory('alice-memory-not-json', 'thread'), null)
   assert.equal(await storage.getWorkingMemory('alice-memory-not-json-streamed', 'thread'), null)
 })

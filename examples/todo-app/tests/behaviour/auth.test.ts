@@ -6,14 +6,13 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import type { JWTService } from '@pikku/core/services'
 import { ConsoleLogger, LocalSecretService, LocalVariablesService } from '@pikku/core/services'
-import { JoseJWTService } from '@pikku/jose'
 import { InvalidSessionError } from '@pikku/core/errors'
 import { PikkuFetch } from '#pikku/pikku-fetch.gen.js'
 import { addGlobalMiddleware } from '#pikku/middleware'
 import { authBearer } from '@pikku/core/middleware'
 import type { UserSession } from '../../src/application-types.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
-import { createTestJWT } from './harness/http.js'
+import { createTestJWT, forgedToken } from './harness/http.js'
 import { createJWTService } from '../../src/jwt-service.js'
 
 let app: RunningApp
@@ -22,12 +21,6 @@ let jwt: JWTService
 const alice = { userId: 'u_alice', role: 'member' as const }
 const bob = { userId: 'u_bob', role: 'member' as const }
 const token = (session: object) => jwt.encode({ value: 1, unit: 'hour' }, session)
-/** A token for the session, signed with a key the app does not hold (the same kid, another secret). */
-const forgedToken = (session: object) =>
-  new JoseJWTService(async () => [{ id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' }]).encode(
-    { value: 1, unit: 'hour' },
-    session,
-  )
 
 /** The caller the app saw: the owner of a to-do created with these headers. */
 const createdBy = async (headers: Record<string, string>, query = '') => {

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { WebSocket } from 'ws'
 import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
-import { JoseJWTService } from '@pikku/jose'
 import { runLocalChannel } from '@pikku/core/channel/local'
 import { PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
 import { randomUUID } from 'node:crypto'
@@ -14,6 +13,7 @@ import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
 import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
 import { waitFor } from './harness/app.js'
+import { forgedToken } from './harness/http.js'
 import { pikkuState } from '@pikku/core/state'
 import { addTagMiddleware } from '@pikku/core/middleware'
 
@@ -215,20 +215,24 @@ test('upgrade-middleware-error-no-status: a malformed or invalid bearer credenti
   await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: 'Basic abc' }), /socket hang up/)
   await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: 'Bearer not.a.jwt' }), /socket hang up/)
   // A well-formed token signed with a key the app does not hold (the same kid, another secret) fails to verify.
-  const forged = await new JoseJWTService(async () => [
-    { id: 'todo-key-1', value: 'a-different-secret-of-at-least-32-chars' },
-  ]).encode({ value: 1, unit: 'hour' }, { userId: 'ann', role: 'member' })
+  const forged = await forgedToken({ userId: 'ann', role: 'member' })
   await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: `Bearer ${forged}` }), /socket hang up/)
 })
 
+/** An upgrade handed straight to runLocalChannel, as a custom WebSocket adapter does: its handler and the response. */
+const directUpgrade = async (path: string, headers: Record<string, string> = {}) => {
+  const response = new PikkuFetchHTTPResponse()
+  const handler = await runLocalChannel({
+    channelId: randomUUID(),
+    request: new PikkuFetchHTTPRequest(new Request(`http://localhost${path}`, { headers })),
+    response,
+  })
+  return { handler, response }
+}
+
 test('upgrade-middleware-error-status-200: called directly, runLocalChannel writes nothing when upgrade middleware throws, so the response still says 200', async () => {
   const upgrade = async (path: string, headers: Record<string, string> = {}) => {
-    const response = new PikkuFetchHTTPResponse()
-    const handler = await runLocalChannel({
-      channelId: randomUUID(),
-      request: new PikkuFetchHTTPRequest(new Request(`http://localhost${path}`, { headers })),
-      response,
-    })
+    const { handler, response } = await directUpgrade(path, headers)
     return { opened: handler !== undefined, status: response.statusCode }
   }
   assert.deepEqual(await upgrade('/todos/live', { authorization: 'Basic abc' }), { opened: false, status: 200 })
@@ -238,12 +242,7 @@ test('upgrade-middleware-error-status-200: called directly, runLocalChannel writ
 
 test('upgrade-refusal-json-body: called directly, runLocalChannel writes the 404 or the 422 No data expected, with a JSON body, to the response it was given', async () => {
   const refuse = async (path: string) => {
-    const response = new PikkuFetchHTTPResponse()
-    const handler = await runLocalChannel({
-      channelId: randomUUID(),
-      request: new PikkuFetchHTTPRequest(new Request(`http://localhost${path}`)),
-      response,
-    })
+    const { handler, response } = await directUpgrade(path)
     assert.equal(handler, undefined)
     const answer = response.toResponse()
     return { status: answer.status, type: answer.headers.get('content-type'), body: await answer.json() }

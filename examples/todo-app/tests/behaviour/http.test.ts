@@ -327,10 +327,7 @@ test('cors-preflight-express-500: on @pikku/express 0.12.14, and on @pikku/expre
   assert.equal(response.status, 500)
   assert.match(await response.text(), /Content-Type cannot be set to an Array/)
   // The middleware alone, laid out as src/runtimes/express.ts lays it out, fails the same way.
-  const mounted = await mount((server) => {
-    server.use(express.json())
-    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
-  })
+  const mounted = await mount((server) => usePikku(server))
   try {
     const bare = await fetch(`${mounted.url}/todos/${todo.todoId}`, preflight)
     assert.equal(bare.status, 500)
@@ -439,10 +436,7 @@ test('no-content-type-express-422: on Express a POST body without Content-Type i
   assert.equal(response.status, 422)
   assert.match((await response.json()).message, /required property "title"/)
   // src/runtimes/express.ts's layout: express.json() is the only parser, so a form body reaches Pikku empty.
-  const mounted = await mount((server) => {
-    server.use(express.json())
-    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
-  })
+  const mounted = await mount((server) => usePikku(server))
   try {
     const form = await fetch(`${mounted.url}/todos`, {
       method: 'POST',
@@ -480,13 +474,22 @@ const mount = async (setup: (server: express.Express) => void): Promise<{ url: s
   }
 }
 
+/** src/runtimes/express.ts's layout on a server: express.json() (with these options), then pikkuExpressMiddleware. */
+const usePikku = (
+  server: express.Express,
+  options: Partial<Parameters<typeof pikkuExpressMiddleware>[0]> = {},
+  json?: Parameters<typeof express.json>[0],
+) => {
+  server.use(express.json(json))
+  server.use(pikkuExpressMiddleware({ logger: app.services.logger, ...options }))
+}
+
 test('middleware-own-route-first: with Express routes before pikkuExpressMiddleware, both answer', async () => {
   const mounted = await mount((server) => {
     server.get('/legacy/ping', (_req, res) => {
       res.send('pong')
     })
-    server.use(express.json())
-    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+    usePikku(server)
   })
   try {
     assert.equal(await (await fetch(`${mounted.url}/legacy/ping`)).text(), 'pong')
@@ -509,8 +512,7 @@ test('middleware-own-route-after: an Express route registered after pikkuExpress
   let ranKnown = 0
   let knownReplyError: string | undefined
   const mounted = await mount((server) => {
-    server.use(express.json())
-    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+    usePikku(server)
     server.get('/legacy/ping', (_req, res) => {
       ran++
       try {
@@ -549,8 +551,7 @@ test('middleware-own-route-after: an Express route registered after pikkuExpress
 test('middleware-respond-404-false: with respondWith404 false an unknown path and a thrown NotFoundError both end as an empty 200', async () => {
   let afterwards: string | undefined
   const mounted = await mount((server) => {
-    server.use(express.json())
-    server.use(pikkuExpressMiddleware({ logger: app.services.logger, respondWith404: false }))
+    usePikku(server, { respondWith404: false })
     // A 404 handler placed after the middleware: it is still called, on a response that has already been sent.
     server.use((_req, res) => {
       try {
@@ -574,10 +575,7 @@ test('middleware-respond-404-false: with respondWith404 false an unknown path an
 })
 
 test('middleware-body-limit-declared-only: behind express.json({ limit: \'16mb\' }), a JSON body over 10 MiB gets Pikku\'s 413 when it declares its Content-Length, and passes when it is sent chunked', async () => {
-  const mounted = await mount((server) => {
-    server.use(express.json({ limit: '16mb' }))
-    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
-  })
+  const mounted = await mount((server) => usePikku(server, {}, { limit: '16mb' }))
   try {
     const body = JSON.stringify({ title: 'x'.repeat(11_000_000) })
     const declared = await fetch(`${mounted.url}/todos`, { method: 'POST', headers: { ...alice, ...json }, body })
@@ -603,8 +601,7 @@ test('cors-preflight-express-workaround: Express\'s cors package answering OPTIO
   const mounted = await mount((server) => {
     // Only OPTIONS goes to the cors package; every other method still gets its headers from the app's cors().
     server.options(/.*/, cors(allowed))
-    server.use(express.json())
-    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+    usePikku(server)
   })
   try {
     const preflight = await fetch(`${mounted.url}/todos/t1`, {
@@ -709,8 +706,7 @@ test('expired-bearer-500: an expired token answers 500, not 403 or 401: the jwt 
 
 test('middleware-bubble-errors: with bubbleErrors the error reaches Express\'s error handler, which answers instead of Pikku', async () => {
   const mounted = await mount((server) => {
-    server.use(express.json())
-    server.use(pikkuExpressMiddleware({ logger: app.services.logger, bubbleErrors: true }))
+    usePikku(server, { bubbleErrors: true })
     server.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
       res.status(409).json({ caught: error.name })
     })

@@ -94,17 +94,19 @@ test('sse-finite-stream: streamDueToday sends one event per open to-do due today
   assert.equal(stream.ended(), true)
 })
 
-test('sse-no-session-error-events: without a session the stream answers 200 with an error event and a done event, then ends', async () => {
-  const stream = await openStream('/todos/changes')
+/** Asserts a stream that answered 200 with one error event carrying errorText, then a done event, then ended. */
+const assertErrorStream = async (stream: Awaited<ReturnType<typeof openStream>>, errorText: string) => {
   assert.equal(stream.response.status, 200)
-  assert.equal(stream.response.headers.get('content-type'), 'text/event-stream; charset=utf-8')
-  assert.deepEqual(await stream.nextEvent(), {
-    type: 'error',
-    // The error class's public message (ForbiddenError), not the runner's 'Authentication required'.
-    errorText: 'The client does not have permission to access the requested resource.',
-  })
+  assert.deepEqual(await stream.nextEvent(), { type: 'error', errorText })
   assert.deepEqual(await stream.nextEvent(), { type: 'done' })
   assert.equal(await stream.nextEvent(), undefined)
+}
+
+test('sse-no-session-error-events: without a session the stream answers 200 with an error event and a done event, then ends', async () => {
+  const stream = await openStream('/todos/changes')
+  assert.equal(stream.response.headers.get('content-type'), 'text/event-stream; charset=utf-8')
+  // The error class's public message (ForbiddenError), not the runner's 'Authentication required'.
+  await assertErrorStream(stream, 'The client does not have permission to access the requested resource.')
 })
 
 test('subscribe-to-sse-client: subscribeToSSE sends the bearer token, parses events, and reports an ended stream through onError', async () => {
@@ -150,29 +152,18 @@ test('sse-client-gone-stays-subscribed: a stream whose client went away stays re
 })
 
 test('sse-bad-token-error-event: a bearer token the jwt service cannot decode answers an SSE route with 200 and an "Internal server error" event, not a 500', async () => {
-  const stream = await openStream('/todos/changes', { authorization: 'Bearer not-a-jwt' })
-  assert.equal(stream.response.status, 200)
-  assert.deepEqual(await stream.nextEvent(), { type: 'error', errorText: 'Internal server error' })
-  assert.deepEqual(await stream.nextEvent(), { type: 'done' })
-  assert.equal(await stream.nextEvent(), undefined)
+  await assertErrorStream(await openStream('/todos/changes', { authorization: 'Bearer not-a-jwt' }), 'Internal server error')
 })
 
 test('sse-bad-scheme-error-event: an Authorization header that is not a Bearer token answers an SSE route with 200 and the registered InvalidSessionError message, not a 401', async () => {
   const stream = await openStream('/todos/changes', { authorization: 'Basic dXNlcjpwYXNz' })
-  assert.equal(stream.response.status, 200)
-  assert.deepEqual(await stream.nextEvent(), { type: 'error', errorText: 'The session provided is not valid.' })
-  assert.deepEqual(await stream.nextEvent(), { type: 'done' })
-  assert.equal(await stream.nextEvent(), undefined)
+  await assertErrorStream(stream, 'The session provided is not valid.')
 })
 
 test('sse-bad-cookie-and-key-error-event: an undecodable todo_session cookie or x-api-key answers an SSE route with 200 and an "Internal server error" event, not a 500', async () => {
   const attempts: Record<string, string>[] = [{ cookie: 'todo_session=not-a-jwt' }, { 'x-api-key': 'not-a-jwt' }]
   for (const headers of attempts) {
-    const stream = await openStream('/todos/changes', headers)
-    assert.equal(stream.response.status, 200)
-    assert.deepEqual(await stream.nextEvent(), { type: 'error', errorText: 'Internal server error' })
-    assert.deepEqual(await stream.nextEvent(), { type: 'done' })
-    assert.equal(await stream.nextEvent(), undefined)
+    await assertErrorStream(await openStream('/todos/changes', headers), 'Internal server error')
   }
 })
 
