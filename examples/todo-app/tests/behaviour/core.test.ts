@@ -3,7 +3,7 @@
 import { after, afterEach, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { runPikkuFunc } from '@pikku/core/function'
-import { ForbiddenError, NotFoundError, PikkuError } from '@pikku/core/errors'
+import { ForbiddenError, MissingSchemaError, NotFoundError, PikkuError } from '@pikku/core/errors'
 import { ConsoleLogger, JsonConsoleLogger, LogLevel, createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
 import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
 import { createConfig } from '../../src/config.js'
@@ -93,6 +93,14 @@ test('no-input-not-validated: a function with no input schema gets whatever data
   registerProbe('coreEcho', { func: async (_services: unknown, data: unknown) => data }, { sessionless: true })
   const { result } = await run('coreEcho', { anything: ['goes', 1] })
   assert.deepEqual(await result, { anything: ['goes', 1] })
+})
+
+test('primitive-input-missing-schema: a function whose recorded input schema is the name of a primitive, as the CLI records `string` for a bare string input, fails the call with MissingSchemaError when a schema service is set', async () => {
+  // The inspector records a bare `string` (or `number`) input under the type's own name and generates no schema for it.
+  registerProbe('coreStringInput', { func: async (_services: unknown, text: unknown) => text }, { sessionless: true, inputSchemaName: 'string' })
+  assert.ok(app.services.schema)
+  const { result } = await run('coreStringInput', 'hello')
+  await assert.rejects(result, (error: unknown) => error instanceof MissingSchemaError && error.message.includes("Schema 'string' not found"))
 })
 
 test('function-not-found: the runner asked for an unregistered name throws "Function not found: <name>"', async () => {
