@@ -4,7 +4,7 @@ export type Feature = { title: string; body: string; href: string };
 export const features: Feature[] = [
   {
     title: 'Types become validation',
-    body: 'Input and output types compile to JSON Schema at build time. With a schema service configured, bad input is rejected before your code runs, over HTTP with a 422.',
+    body: 'Input and output types compile to JSON Schema at build time. With a schema service configured, bad input is rejected before your code runs, over HTTP with a 422 (on a server-sent-events route, as an error event in the stream).',
     href: '/docs/philosophy/types-and-schemas',
   },
   {
