@@ -159,6 +159,19 @@ test('rpc-invoke-keeps-checks: completeTodo reaches updateTodo through rpc.invok
   assert.equal(((await asAlice.result) as { done: boolean }).done, true)
 })
 
+test('rpc-callee-gets-caller-channel: streamDueToday reached through rpc.invoke from a call that has a stream writes into that stream and closes it', async () => {
+  registerProbe('coreInvokesDueToday', { func: async (_services: unknown, _data: unknown, { rpc }: any) => rpc.invoke('streamDueToday', {}) })
+  const sent: unknown[] = []
+  let closed = false
+  const channel = { channelId: 'caller-stream', send: (data: unknown) => { sent.push(data) }, close: () => { closed = true } }
+  const { result } = await run('coreInvokesDueToday', {}, { session: { userId: 'rpc-stream-probe', role: 'member' }, channel })
+  assert.deepEqual(await result, { type: 'end', count: 0 })
+  // The callee's `if (!channel)` branch did not run: it found the caller's stream on its wire, wrote its end marker
+  // into it and closed it.
+  assert.deepEqual(sent, [{ type: 'end', count: 0 }])
+  assert.equal(closed, true)
+})
+
 // The testing page's recipe, run as written.
 test('stub-tracker-recipe: a stubbed todoStore records the remove call deleteTodo makes', async () => {
   const todoStore = stub<TodoStore>('todoStore', { remove: async () => true })
