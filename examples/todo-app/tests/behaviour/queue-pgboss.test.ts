@@ -10,7 +10,7 @@ import { SignedQueueService } from '@pikku/core/queue'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
 import { startPostgres, type RunningService } from './harness/services.js'
-import { bootServices, callerAs, nextInfoLog, storeDownFor, watchStoreGet, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, collectLogs, nextInfoLog, storeDownFor, watchStoreGet, type Singletons } from './harness/queues.js'
 
 const HOUR = 60 * 60 * 1000
 let postgres: RunningService
@@ -55,6 +55,24 @@ test('queue-reminder-runs: the worker runs a job queueReminder publishes; the id
   // sendReminder returned { reminded: true }, but the adapter's handler returns nothing, so pg-boss stores no output.
   assert.equal(result ?? null, null)
   assert.equal(await job!.status(), 'completed')
+})
+
+test('finished-todo-not-reminded: on pg-boss, a job for a to-do finished in the meantime runs sendReminder, which reads the to-do and logs no reminder; the job completes', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Already filed')
+  await services.todoStore.update(todo.todoId, { done: true })
+  const reads = watchStoreGet(services)
+  const infos = collectLogs(services, 'info')
+  try {
+    const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: todo.todoId })
+    const job = await pgBoss.getQueueService().getJob('todo-reminders', jobId)
+    await job!.waitForCompletion!(10_000)
+    assert.equal(await job!.status(), 'completed')
+    assert.ok(reads.calls >= 1)
+    assert.ok(!infos.lines.some((line) => line.includes('Already filed')))
+  } finally {
+    reads.restore()
+    infos.restore()
+  }
 })
 
 test('job-options-reach-pgboss: attempts, backoff, delay and jobId arrive as retryLimit, retryBackoff, retryDelay, startAfter and singletonKey', async () => {

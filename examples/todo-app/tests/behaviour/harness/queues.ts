@@ -76,7 +76,7 @@ export const watchStoreGet = (services: Singletons) => {
 }
 
 /** Collects what the app logs at `level` (on the singleton logger and the loggers it scopes per job) until restored. */
-export const collectLogs = (services: Singletons, level: 'warn' | 'error') => {
+export const collectLogs = (services: Singletons, level: 'info' | 'warn' | 'error') => {
   const logger = services.logger as any
   const { scope } = logger
   const original = logger[level]
