@@ -79,6 +79,8 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   for (const [path, text] of Object.entries(files)) writeFileSync(join(COPY, path), text)
   runs.pikkuAll = run([PIKKU, 'all'], COPY)
   runs.configElsewhere = run([PIKKU, 'all', '--config', join(COPY, 'pikku.config.json')], ELSEWHERE)
+  // The same project again with --json, once the first run is done with the folder.
+  runs.pikkuJson = runs.pikkuAll.then(() => run([PIKKU, 'all', '--json'], COPY))
   runs.help = todos('--help')
   runs.add = todos('add', 'Renew the domain', '--owner', 'user-1', '--due', '2030-01-01T09:00:00Z')
   runs.noTitle = todos('add', '--owner', 'user-1')
@@ -146,6 +148,26 @@ test('pku410-fails-build: plain pikku all (no --fail-on-error) reports PKU410 an
   assert.match(output, /https:\/\/pikku\.dev\/docs\/pikku-cli\/errors\/pku410/)
   assert.match(output, /\[PKU411\] Function 'whoAmI' does not destructure its wires parameter/)
   assert.match(output, /Pikku inspection failed due to critical diagnostics/)
+})
+
+test('json-output: pikku all --json writes each coded diagnostic as a JSON line on stderr, but the error that ends the failed run as plain text', async () => {
+  const { code, stderr } = await runs.pikkuJson
+  assert.notEqual(code, 0)
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '')
+  const parse = (line: string): Record<string, unknown> | undefined => {
+    try {
+      return JSON.parse(line) as Record<string, unknown>
+    } catch {
+      return undefined
+    }
+  }
+  const pku410 = lines.map(parse).find((record) => record?.code === 'PKU410')
+  assert.ok(pku410)
+  assert.equal(pku410.level, 'critical')
+  assert.equal(pku410.url, 'https://pikku.dev/docs/pikku-cli/errors/pku410')
+  assert.equal(typeof pku410.message, 'string')
+  assert.equal(typeof pku410.timestamp, 'string')
+  assert.ok(lines.some((line) => parse(line) === undefined && line.includes('Pikku inspection failed due to critical diagnostics')))
 })
 
 test('config-option-ignored: --config naming the project config, run from a folder outside the project, still searches and fails', async () => {
