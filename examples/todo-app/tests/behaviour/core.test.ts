@@ -101,6 +101,10 @@ test('primitive-input-missing-schema: a function whose recorded input schema is 
   assert.ok(app.services.schema)
   const { result } = await run('coreStringInput', 'hello')
   await assert.rejects(result, (error: unknown) => error instanceof MissingSchemaError && error.message.includes("Schema 'string' not found"))
+  // A bare `number` input is recorded the same way, under `number`.
+  registerProbe('coreNumberInput', { func: async (_services: unknown, n: unknown) => n }, { sessionless: true, inputSchemaName: 'number' })
+  const { result: numberResult } = await run('coreNumberInput', 42)
+  await assert.rejects(numberResult, (error: unknown) => error instanceof MissingSchemaError && error.message.includes("Schema 'number' not found"))
 })
 
 test('function-not-found: the runner asked for an unregistered name throws "Function not found: <name>"', async () => {
