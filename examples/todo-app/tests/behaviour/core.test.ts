@@ -384,6 +384,12 @@ test('core-fetch-options-204: an OPTIONS request no route matches answers 204 af
   )
   assert.equal(response.status, 204)
   assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+  // A path with no route at all, as after a filtered build, answers the same way.
+  const unrouted = await pikkuFetch(
+    new Request('http://localhost/not-in-this-build', { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } }),
+  )
+  assert.equal(unrouted.status, 204)
+  assert.equal(unrouted.headers.get('access-control-allow-origin'), 'http://localhost:5173')
 })
 
 test('core-fetch-reserved-keys-dropped: core\'s reader for a Web Request drops "constructor" and "prototype" from the body, so createTodo gets only its title', async () => {
