@@ -137,6 +137,10 @@ test('apikey-header: an x-api-key header holding a signed session becomes the se
   const { status, body } = await createdBy({ 'x-api-key': await token(bob) })
   assert.equal(status, 200)
   assert.equal(body.ownerId, 'u_bob')
+  // GET /todos for a caller with no to-dos yet, as the auth-middleware skill checks it.
+  const list = await fetch(`${app.url}/todos`, { headers: { 'x-api-key': await token({ userId: 'u_keyholder', role: 'member' }) } })
+  assert.equal(list.status, 200)
+  assert.deepEqual(await list.json(), { todos: [] })
 })
 
 test('apikey-query-ignored-403: with source "header", an apiKey query parameter is not read', async () => {
