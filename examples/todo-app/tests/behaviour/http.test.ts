@@ -644,6 +644,8 @@ test('cors-preflight-express-server-workaround: on PikkuExpressServer, server.ap
 
 test('cors-wildcard-credentials-throws: cors({ credentials: true }) with the default origin throws when called', () => {
   assert.throws(() => pikkuCors({ credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
+  // Spelled out, as the http skill writes it, the wildcard is refused the same way.
+  assert.throws(() => pikkuCors({ origin: '*', credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
 })
 
 test('check-order: the session is checked before the input, and the input before permissions', async () => {
