@@ -66,6 +66,14 @@ test('finished-todo-not-reminded: a job for a to-do finished in the meantime com
   const job = await queueService.getJob('todo-reminders', jobId)
   assert.deepEqual(await job!.waitForCompletion!(10_000), { reminded: false })
   assert.equal(await job!.status(), 'completed')
+  // A to-do deleted in the meantime ends the same way.
+  const gone = await dueIn(30 * 60 * 1000)
+  await services.todoStore.remove(gone.todoId)
+  const goneId = await new PikkuQueue(queueService).add('todo-reminders', { todoId: gone.todoId })
+  const goneJob = await queueService.getJob('todo-reminders', goneId)
+  assert.deepEqual(await goneJob!.waitForCompletion!(10_000), { reminded: false })
+  assert.equal(await goneJob!.status(), 'completed')
+  assert.equal((await goneJob!.metadata!()).attemptsMade, 1)
 })
 
 test('job-options-reach-bullmq: queueReminder\'s delay, attempts, backoff and jobId arrive on the BullMQ job as given', async () => {
