@@ -23,8 +23,8 @@ export const features: Feature[] = [
     href: '/docs/core-features/permission-guards',
   },
   {
-    title: 'Ship only what a deployment uses',
-    body: 'A generated service manifest and CLI filters, such as by tag, wiring type or directory, keep each bundle to the functions it serves.',
+    title: 'Smaller builds per deployment',
+    body: 'A generated service manifest and CLI filters, such as by tag, wiring type or directory, leave out of each bundle the routes, channels, workers and tasks it does not serve. Gateway and workflow wiring files are not filtered and load in every build.',
     href: '/docs/philosophy/tree-shaking',
   },
   {
