@@ -39,7 +39,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Agents with your functions as tools',
-    body: 'Declare an AI agent and hand it the functions you already wrote as tools. Runs stream, keep their threads when an agentStorage service is configured, and stop for approval before calling a function marked approvalRequired.',
+    body: 'Declare an AI agent and hand it the functions you already wrote as tools. Runs stream, keep their threads when an agentStorage service is configured, and stop for approval before calling a function marked approvalRequired, unless a streamed run passes requiresToolApproval: false.',
     href: '/docs/ai-agents',
   },
   {
