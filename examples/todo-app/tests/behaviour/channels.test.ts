@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { WebSocket } from 'ws'
 import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
 import { runLocalChannel } from '@pikku/core/channel/local'
-import { PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
+import { fetch as pikkuFetch, fetchData, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
 import { randomUUID } from 'node:crypto'
 import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
 import type { TodoTopics } from '../../src/todo-events.js'
@@ -389,6 +389,12 @@ test("http-get-on-channel-path-500: a plain HTTP GET on the channel's path fails
   assert.match(await response.text(), /Cannot read properties of undefined \(reading &#39;route&#39;\)/)
   // Any other id reaches getTodo.
   assert.equal((await fetch(`${app.url}/todos/no-such-id`, { headers })).status, 404)
+})
+
+test("core-fetch-channel-path-rejects: core's fetch and fetchData reject with a TypeError on a plain GET of the channel's path", async () => {
+  const request = () => new Request('http://localhost/todos/live')
+  await assert.rejects(pikkuFetch(request()), (error: unknown) => error instanceof TypeError && /reading 'route'/.test(error.message))
+  await assert.rejects(fetchData(request(), new PikkuFetchHTTPResponse()), TypeError)
 })
 
 test('generated-client-unauthorized-text: the generated client hands the Unauthorized text to subscribe callbacks as a string', async () => {
