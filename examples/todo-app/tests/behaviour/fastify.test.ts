@@ -103,6 +103,14 @@ test('unknown-route-404: a path no wiring matches answers Pikku\'s JSON 404', as
   assert.equal((await response.json()).name, 'NotFoundError')
 })
 
+test("channel-path-500: a plain GET on the todos channel's path is not answered by Pikku, and Fastify's default error handler answers 500", async () => {
+  const response = await fetch(`${app.url}/todos/live`)
+  assert.equal(response.status, 500)
+  const body = await response.json()
+  assert.equal(body.name, undefined)
+  assert.match(body.message, /reading 'route'/)
+})
+
 test('cors-preflight-204: a preflight for a path with no OPTIONS route answers 204 with the CORS headers', async () => {
   const response = await fetch(`${app.url}/todos/t1`, {
     method: 'OPTIONS',
