@@ -141,7 +141,7 @@ test('allowed-hosts-wildcard: a leading *. matches subdomains only, not the bare
 
 // --- variables ---
 
-test('variables-json-parsed: LocalVariablesService parses JSON values and returns other text as it is', () => {
+test('variables-json-parsed: LocalVariablesService parses JSON values and returns other text as it is; the typed read of a declared variable gets the parsed value', async () => {
   const variables = new LocalVariablesService({ A: '48', B: 'two', C: '007', D: 'true', E: '{"digest":true}' })
   assert.equal(variables.get('A'), 48)
   assert.equal(variables.get('B'), 'two')
@@ -149,6 +149,9 @@ test('variables-json-parsed: LocalVariablesService parses JSON values and return
   assert.equal(variables.get('D'), true)
   assert.deepEqual(variables.get('E'), { digest: true })
   assert.equal(variables.get('UNSET'), undefined)
+  // The variables page's example: REMINDER_ESCALATION_HOURS=48 read through the app's typed service is the number 48.
+  const typed = new TypedVariablesService(new LocalVariablesService({ REMINDER_ESCALATION_HOURS: '48' }))
+  assert.equal(await typed.get('REMINDER_ESCALATION_HOURS'), 48)
 })
 
 test('typed-variable-not-validated: the typed read of a value its schema refuses returns it unchanged', async () => {
