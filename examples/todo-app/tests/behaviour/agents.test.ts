@@ -13,7 +13,7 @@ import { LocalMetaService } from '@pikku/core/services/local-meta'
 import { InMemoryAgentStorage } from '../../src/agents/in-memory-agent-storage.js'
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
 import { ScriptedModel } from './harness/model.js'
-import { collectLogs } from './harness/queues.js'
+import { collectLogs } from './harness/app.js'
 
 const model = new ScriptedModel()
 const storage = new InMemoryAgentStorage()

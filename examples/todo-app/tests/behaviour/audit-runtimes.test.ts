@@ -4,8 +4,7 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startMCPServer, type RunningMCP } from './harness/mcp.js'
-import { collectLogs } from './harness/queues.js'
-import { waitFor } from './harness/app.js'
+import { collectLogs, waitFor } from './harness/app.js'
 
 let mcp: RunningMCP
 let handler: (request: Request) => Promise<Response>

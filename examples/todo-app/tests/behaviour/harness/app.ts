@@ -27,6 +27,26 @@ export const quiet = (services: Singletons) => {
  * src/config.ts and src/services.ts as every entry file calls them (`extra` as its existing services), with the
  * logger quieted; on `port` when given. Every harness starts the app from here.
  */
+/** Collects what the app logs at `level` (on the singleton logger and the loggers it scopes per job) until restored. */
+export const collectLogs = (services: Singletons, level: 'info' | 'warn' | 'error') => {
+  const logger = services.logger as any
+  const { scope } = logger
+  const original = logger[level]
+  const lines: string[] = []
+  const watch = (target: any, fn: (...args: unknown[]) => unknown) =>
+    function (...args: unknown[]) {
+      lines.push(args.map(String).join(' '))
+      return fn.apply(target, args)
+    }
+  logger[level] = watch(logger, original)
+  logger.scope = function (traceId: string) {
+    const scoped = scope.call(logger, traceId)
+    scoped[level] = watch(scoped, scoped[level])
+    return scoped
+  }
+  return { lines, restore: () => ((logger[level] = original), (logger.scope = scope)) }
+}
+
 export const bootApp = async (extra?: Extra, port?: number) => {
   const config = { ...(await createConfig()), ...(port === undefined ? {} : { port }) }
   const services = await createSingletonServices(config, extra)

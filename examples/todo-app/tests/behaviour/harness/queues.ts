@@ -4,9 +4,9 @@
 import '#pikku/pikku-bootstrap.gen.js'
 import { rpcService } from '@pikku/core/rpc'
 import type { UserSession } from '../../../src/application-types.js'
-import { bootApp, type Extra, type Singletons } from './app.js'
+import { bootApp, collectLogs, type Extra, type Singletons } from './app.js'
 
-export type { Singletons }
+export { collectLogs, type Singletons }
 
 /** createSingletonServices(config, extra) as the worker entry files call it, with the logger quieted. */
 export const bootServices = async (extra?: Extra): Promise<Singletons> => (await bootApp(extra)).services
@@ -73,26 +73,6 @@ export const watchStoreGet = (services: Singletons) => {
     return get(id)
   }
   return state
-}
-
-/** Collects what the app logs at `level` (on the singleton logger and the loggers it scopes per job) until restored. */
-export const collectLogs = (services: Singletons, level: 'info' | 'warn' | 'error') => {
-  const logger = services.logger as any
-  const { scope } = logger
-  const original = logger[level]
-  const lines: string[] = []
-  const watch = (target: any, fn: (...args: unknown[]) => unknown) =>
-    function (...args: unknown[]) {
-      lines.push(args.map(String).join(' '))
-      return fn.apply(target, args)
-    }
-  logger[level] = watch(logger, original)
-  logger.scope = function (traceId: string) {
-    const scoped = scope.call(logger, traceId)
-    scoped[level] = watch(scoped, scoped[level])
-    return scoped
-  }
-  return { lines, restore: () => ((logger[level] = original), (logger.scope = scope)) }
 }
 
 /** Records the trace ids the singleton logger scopes loggers with; `restore()` puts the real method back. */
