@@ -25,15 +25,19 @@ const aboutPikku = page.slice(0, page.indexOf(OWN_PROGRAMS));
 
 const camel = (flag) => flag.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 /** Every option name of the CLI: the global ones and those of every command and subcommand. */
-const optionNames = new Set(Object.keys(pikku.options));
+const optionNames = new Set();
 /** The options whose default is a boolean: core's parser reads `--no-<name>` as false for them. */
-const booleanOptions = new Set(Object.keys(pikku.options).filter((n) => typeof pikku.options[n].default === 'boolean'));
+const booleanOptions = new Set();
+const addOptions = (options = {}) => {
+  for (const [name, option] of Object.entries(options)) {
+    optionNames.add(name);
+    if (typeof option.default === 'boolean') booleanOptions.add(name);
+  }
+};
+addOptions(pikku.options);
 (function walk(commands) {
   for (const command of Object.values(commands ?? {})) {
-    for (const [name, option] of Object.entries(command.options ?? {})) {
-      optionNames.add(name);
-      if (typeof option.default === 'boolean') booleanOptions.add(name);
-    }
+    addOptions(command.options);
     walk(command.subcommands);
   }
 })(pikku.commands);
