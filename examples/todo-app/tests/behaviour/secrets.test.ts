@@ -72,6 +72,21 @@ test('local-secret-missing: a key set neither in the overrides nor the environme
   })
 })
 
+test('local-secret-falsy-json: an environment value that parses to 0, false or null also throws "Requested secret not found"; hasSecret still reports 0 and false as set, so the typed read of an optional one throws', async () => {
+  for (const raw of ['0', 'false', 'null']) {
+    await assert.rejects(secretsFrom({ REMINDER_EMAIL_API_KEY: raw }).getSecret('REMINDER_EMAIL_API_KEY'), {
+      message: 'Requested secret not found',
+    })
+  }
+  assert.equal(await secretsFrom({ REMINDER_EMAIL_API_KEY: '0' }).hasSecret('REMINDER_EMAIL_API_KEY'), true)
+  assert.equal(await secretsFrom({ REMINDER_EMAIL_API_KEY: 'false' }).hasSecret('REMINDER_EMAIL_API_KEY'), true)
+  assert.equal(await secretsFrom({ REMINDER_EMAIL_API_KEY: 'null' }).hasSecret('REMINDER_EMAIL_API_KEY'), false)
+  // DIGEST_WEBHOOK_URL is declared optional: unset it resolves undefined, set to false it throws.
+  await assert.rejects(new TypedSecretService(secretsFrom({ DIGEST_WEBHOOK_URL: 'false' })).getSecret('DIGEST_WEBHOOK_URL'), {
+    message: 'Requested secret not found',
+  })
+})
+
 test('local-secret-overrides: setSecret stores an override that wins over the environment; hasSecret and getSecrets skip missing keys', async () => {
   const secrets = secretsFrom({ REMINDER_EMAIL_API_KEY: 'from-env' })
   await secrets.setSecret('REMINDER_EMAIL_API_KEY', 'override')
