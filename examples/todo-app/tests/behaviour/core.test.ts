@@ -361,11 +361,21 @@ test('core-fetch-body-limit-streamed: a streamed body with no Content-Length is 
   assert.equal(response.status, 413)
 })
 
-test('core-fetch-no-content-type-422: a POST body with no Content-Type is rejected with 422', async () => {
+test('core-fetch-no-content-type-422: a POST body with no Content-Type, or one of a type core does not read, is rejected with 422 "Unsupported content type"', async () => {
   const { fetch: pikkuFetch } = await import('@pikku/core/http')
   const { 'content-type': _dropped, ...noType } = alice
-  const response = await pikkuFetch(new Request('http://localhost/todos', { method: 'POST', headers: noType, body: JSON.stringify({ title: 'x' }) }))
+  // A string body would make Request add text/plain;charset=UTF-8 itself; bytes leave the header unset.
+  const body = new TextEncoder().encode(JSON.stringify({ title: 'x' }))
+  const request = new Request('http://localhost/todos', { method: 'POST', headers: noType, body })
+  assert.equal(request.headers.get('content-type'), null)
+  const response = await pikkuFetch(request)
   assert.equal(response.status, 422)
+  assert.match((await response.json()).message, /Unsupported content type/)
+  const xml = await pikkuFetch(
+    new Request('http://localhost/todos', { method: 'POST', headers: { ...noType, 'content-type': 'application/xml' }, body: '<title>x</title>' }),
+  )
+  assert.equal(xml.status, 422)
+  assert.match((await xml.json()).message, /Unsupported content type application\/xml/)
 })
 
 test('core-fetch-conflicting-input-422: a key given different values in the path and the body is rejected with 422', async () => {
