@@ -66,3 +66,26 @@ test('core-form-exact-content-type: core\'s own reader parses a form body only u
   assert.equal(withCharset.status, 422)
   assert.match((await withCharset.json()).message, /Unsupported content type application\/x-www-form-urlencoded;charset=UTF-8/)
 })
+
+test('no-schema-service-conflicting-keys-422: without a schema service, the Express request reader still refuses a key sent with two different values, with 422', async () => {
+  const headers = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'u_conflict', role: 'member' })}`,
+  }
+  const created = await fetch(`${app.url}/todos`, { method: 'POST', headers, body: JSON.stringify({ title: 'Conflict' }) })
+  const { todoId } = await created.json()
+  const services = app.services as { schema?: unknown }
+  const schema = services.schema
+  delete services.schema
+  try {
+    const response = await fetch(`${app.url}/todos/${todoId}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ todoId: 'another-id', done: true }),
+    })
+    assert.equal(response.status, 422)
+    assert.match((await response.json()).message, /^Conflicting values for key "todoId"/)
+  } finally {
+    services.schema = schema
+  }
+})
