@@ -15,7 +15,7 @@ import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harne
 import { waitFor } from './harness/app.js'
 import { forgedToken } from './harness/http.js'
 import { pikkuState } from '@pikku/core/state'
-import { addTagMiddleware } from '@pikku/core/middleware'
+import { addGlobalMiddleware, addTagMiddleware } from '@pikku/core/middleware'
 
 let app: RunningWsApp
 const open: RawClient[] = []
@@ -41,6 +41,48 @@ before(async () => {
 after(async () => {
   await Promise.all(open.map((c) => c.close()))
   await app.stop()
+})
+
+// Runs before any socket opens: the runner combines each chain once and caches it, so middleware added after the first
+// connect would never join the onConnect and onDisconnect chains. Both middleware below record only while the test runs
+// and pass straight through afterwards, for the later tests whose cached chains keep them.
+test('lifecycle-middleware-twice: global middleware runs twice around onConnect and onDisconnect and once per message; onConnect\'s own middleware runs twice on connect and once more on disconnect', async () => {
+  const calls: string[] = []
+  let recording = true
+  const label = (wire: any) => (wire.http ? 'upgrade' : (wire.functionId ?? 'outside'))
+  const counter = async (_services: unknown, wire: any, next: () => Promise<void>) => {
+    if (recording) calls.push(`global:${label(wire)}`)
+    await next()
+  }
+  const own = async (_services: unknown, wire: any, next: () => Promise<void>) => {
+    if (recording) calls.push(`own:${label(wire)}`)
+    await next()
+  }
+  const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
+  // The config object wireChannel registered for onConnect (greetSocket), given the `middleware` a
+  // pikkuChannelConnectionFunc({ func, middleware }) config carries.
+  const meta = (pikkuState(null, 'channel', 'meta') as any).todos
+  const connectConfig = (pikkuState(null, 'function', 'functions') as Map<string, any>).get(meta.connect.pikkuFuncId)
+  addGlobalMiddleware([counter])
+  connectConfig.middleware = [own]
+  try {
+    const c = await signedIn('lena')
+    assert.deepEqual(await c.next((f) => f && typeof f === 'object' && 'signedIn' in f), { signedIn: true })
+    // Once for the upgrade, then the chain around onConnect, then runPikkuFunc's own chain inside it.
+    assert.deepEqual(calls, ['global:upgrade', 'global:outside', 'own:outside', 'global:greetSocket', 'own:greetSocket'])
+    calls.length = 0
+    assert.equal((await c.call('subscribeToChanges')).subscribed, true)
+    assert.deepEqual(calls, ['global:subscribeToChanges'])
+    calls.length = 0
+    await c.close()
+    await waitFor(async () => calls.length, (n) => n >= 3, 3000)
+    // forgetSocket has no middleware of its own: the inner chain is the one cached for greetSocket.
+    assert.deepEqual(calls, ['global:outside', 'global:forgetSocket', 'own:forgetSocket'])
+  } finally {
+    recording = false
+    globals.splice(globals.indexOf(counter), 1)
+    delete connectConfig.middleware
+  }
 })
 
 // Runs first, before any message route's middleware is combined and cached by the runner.
