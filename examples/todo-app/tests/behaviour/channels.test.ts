@@ -85,7 +85,8 @@ test('lifecycle-middleware-twice: global middleware runs twice around onConnect 
   }
 })
 
-// Runs first, before any message route's middleware is combined and cached by the runner.
+// Runs before any other test sends listTodos or unsubscribeFromChanges: the runner combines each message route's
+// middleware once and caches it.
 test('channel-tags-middleware-not-run: tag middleware the inspector records for the channel itself never runs for a message; recorded on the route, it does', async () => {
   const calls: string[] = []
   addTagMiddleware('behaviour-channel-tag', [
