@@ -46,7 +46,7 @@ after(async () => {
 // Runs before any socket opens: the runner combines each chain once and caches it, so middleware added after the first
 // connect would never join the onConnect and onDisconnect chains. Both middleware below record only while the test runs
 // and pass straight through afterwards, for the later tests whose cached chains keep them.
-test('lifecycle-middleware-twice: global middleware runs twice around onConnect and onDisconnect and once per message; onConnect\'s own middleware runs twice on connect and once more on disconnect', async () => {
+test('lifecycle-middleware-twice: global middleware runs twice around onConnect and onDisconnect and once per message; onConnect\'s own middleware runs twice on connect and once more on disconnect, onDisconnect\'s own only in the outer chain', async () => {
   const calls: string[] = []
   let recording = true
   const label = (wire: any) => (wire.http ? 'upgrade' : (wire.functionId ?? 'outside'))
@@ -58,13 +58,20 @@ test('lifecycle-middleware-twice: global middleware runs twice around onConnect 
     if (recording) calls.push(`own:${label(wire)}`)
     await next()
   }
+  const ownDisconnect = async (_services: unknown, wire: any, next: () => Promise<void>) => {
+    if (recording) calls.push(`disconnect-own:${label(wire)}`)
+    await next()
+  }
   const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
   // The config object wireChannel registered for onConnect (greetSocket), given the `middleware` a
   // pikkuChannelConnectionFunc({ func, middleware }) config carries.
   const meta = (pikkuState(null, 'channel', 'meta') as any).todos
   const connectConfig = (pikkuState(null, 'function', 'functions') as Map<string, any>).get(meta.connect.pikkuFuncId)
+  // The same for onDisconnect (forgetSocket), which the channel also passes straight, not as a { func, middleware } wrapper.
+  const disconnectConfig = (pikkuState(null, 'function', 'functions') as Map<string, any>).get(meta.disconnect.pikkuFuncId)
   addGlobalMiddleware([counter])
   connectConfig.middleware = [own]
+  disconnectConfig.middleware = [ownDisconnect]
   try {
     const c = await signedIn('lena')
     assert.deepEqual(await c.next((f) => f && typeof f === 'object' && 'signedIn' in f), { signedIn: true })
@@ -75,13 +82,15 @@ test('lifecycle-middleware-twice: global middleware runs twice around onConnect 
     assert.deepEqual(calls, ['global:subscribeToChanges'])
     calls.length = 0
     await c.close()
-    await waitFor(async () => calls.length, (n) => n >= 3, 3000)
-    // forgetSocket has no middleware of its own: the inner chain is the one cached for greetSocket.
-    assert.deepEqual(calls, ['global:outside', 'global:forgetSocket', 'own:forgetSocket'])
+    await waitFor(async () => calls.length, (n) => n >= 4, 3000)
+    // forgetSocket's own middleware runs only in the outer chain, which reads the config the channel was given; the
+    // inner chain is the one cached for greetSocket.
+    assert.deepEqual(calls, ['global:outside', 'disconnect-own:outside', 'global:forgetSocket', 'own:forgetSocket'])
   } finally {
     recording = false
     globals.splice(globals.indexOf(counter), 1)
     delete connectConfig.middleware
+    delete disconnectConfig.middleware
   }
 })
 
