@@ -319,3 +319,23 @@ test('generated-routes-not-enabled-404: the app does not turn on the workflow sc
   const response = await app.call('alice', 'POST', '/workflow/todoReminderWorkflow/start', { data: { todoId: 'x' } })
   assert.equal(response.status, 404)
 })
+
+test('changed-definition-fails-run: a run replayed after its workflow\'s graph hash changed fails when no version of the old definition was stored', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const todo = await newTodo('frank', 'Book the car service')
+  const { runId } = await services.workflowService.startWorkflow('todoReminderWorkflow', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services))
+  assert.equal((await services.workflowService.getStepState(runId, 'Give the owner a day')).status, 'scheduled')
+  // A new deployment with an edited body: the generated hash differs from the one the run recorded. Restored below.
+  const meta = pikkuState(null, 'workflows', 'meta').todoReminderWorkflow
+  const recordedHash = meta.graphHash
+  meta.graphHash = 'an-edited-definition'
+  try {
+    // What the orchestrator queue worker does when the sleep ends.
+    await services.workflowService.runWorkflowJob(runId, rpcFor(services))
+  } finally {
+    meta.graphHash = recordedHash
+  }
+  const run = await services.workflowService.getRun(runId)
+  assert.equal(run.status, 'failed')
+  assert.equal(run.error.message, `Workflow 'todoReminderWorkflow' version '${recordedHash}' not found. Cannot resume with changed definition.`)
+})
