@@ -339,3 +339,48 @@ test('changed-definition-fails-run: a run replayed after its workflow\'s graph h
   assert.equal(run.status, 'failed')
   assert.equal(run.error.message, `Workflow 'todoReminderWorkflow' version '${recordedHash}' not found. Cannot resume with changed definition.`)
 })
+
+test('suspend-passed-by-any-decision: a decision for any reason wakes a suspended run, and the replay walks past workflow.suspend', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const { addWorkflow } = await import('@pikku/core/workflow')
+  // A workflow registered for this test only, as the generated files would register it; removed in finally.
+  const name = 'suspendProbeWorkflow'
+  const workflowsMeta = pikkuState(null, 'workflows', 'meta') as Record<string, any>
+  const functionsMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  workflowsMeta[name] = { name, pikkuFuncId: name, source: 'dsl', graphHash: 'suspend-probe' }
+  functionsMeta[name] = { pikkuFuncId: name, sessionless: true, inputSchemaName: null, outputSchemaName: null }
+  addWorkflow(name, {
+    func: async (_services: unknown, _input: unknown, { workflow }: any) => {
+      await workflow.suspend('Wait for a review')
+      return { passed: true }
+    },
+  })
+  const jobs: unknown[] = []
+  try {
+    const { runId } = await services.workflowService.startWorkflow(name, {}, { type: 'test' }, rpcFor(services))
+    assert.equal((await services.workflowService.getRun(runId)).status, 'suspended')
+    // The suspension point is recorded as succeeded at the moment the run suspends.
+    const history = await services.workflowService.getRunHistory(runId)
+    assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['__workflow_suspend:Wait for a review', 'succeeded']])
+
+    // A queue service that only records its jobs, so that resumeWorkflow can put the run on the orchestrator queue.
+    services.queueService = { add: async (queue: string, data: unknown) => { jobs.push({ queue, data }); return 'job' } }
+    try {
+      // No approval gate has this reason; the decision is stored and the run woken all the same.
+      await services.workflowService.approveStep(runId, 'a gate this workflow does not have', { ok: true })
+    } finally {
+      delete services.queueService
+    }
+    assert.deepEqual(jobs, [{ queue: 'pikku-workflow-orchestrator', data: { runId } }])
+    // What the orchestrator queue worker does with that job.
+    await services.workflowService.orchestrateWorkflow(runId, rpcFor(services))
+    const run = await services.workflowService.getRun(runId)
+    assert.equal(run.status, 'completed')
+    assert.deepEqual(run.output, { passed: true })
+  } finally {
+    delete workflowsMeta[name]
+    delete functionsMeta[name]
+    pikkuState(null, 'workflows', 'registrations').delete(name)
+    pikkuState(null, 'function', 'functions').delete(name)
+  }
+})
