@@ -384,3 +384,32 @@ test('suspend-passed-by-any-decision: a decision for any reason wakes a suspende
     pikkuState(null, 'function', 'functions').delete(name)
   }
 })
+
+test('claimed-step-not-recovered: a step left running by a step worker that died is neither run again on redelivery nor swept', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const wf = services.workflowService
+  const todo = await newTodo('grace', 'Pay the rent')
+  const graphHash = pikkuState(null, 'workflows', 'meta').todoReminderWorkflow.graphHash
+  // A queued run whose first step a step worker claimed (running) before its process died.
+  const runId = await wf.createRun('todoReminderWorkflow', { todoId: todo.todoId }, false, graphHash, { type: 'test' })
+  const step = await wf.insertStepState(runId, 'Remind the owner', 'sendReminder', { todoId: todo.todoId }, { retries: 5 })
+  await wf.setStepRunning(step.stepId)
+  // The queue delivers the step job again: the claim reads `running` and returns without calling the function.
+  await wf.executeWorkflowStep(runId, 'Remind the owner', 'sendReminder', { todoId: todo.todoId }, rpcFor(services))
+  const after = await wf.getStepState(runId, 'Remind the owner')
+  assert.equal(after.status, 'running')
+  assert.equal(after.result, undefined)
+  // Neither sweep picks the run: a run with a running step is not stalled, and the relay looks at pending steps only.
+  const jobs: any[] = []
+  services.queueService = { add: async (queue: string, data: unknown) => { jobs.push({ queue, data }); return 'job' } }
+  try {
+    const { resumed } = await wf.recoverStalledRuns({ stalledAfterMs: -1 })
+    const { redispatched } = await wf.relayUndispatchedSteps({ undispatchedAfterMs: -1 })
+    assert.equal(resumed.includes(runId), false)
+    assert.equal(redispatched.includes(runId), false)
+    assert.equal(jobs.some((job) => job.data.runId === runId), false)
+  } finally {
+    delete services.queueService
+  }
+  assert.equal((await wf.getRun(runId)).status, 'running')
+})
