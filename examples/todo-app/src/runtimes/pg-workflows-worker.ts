@@ -36,8 +36,9 @@ await createSingletonServices(config, {
 // #endregion services
 
 // #region workers
-// Serves the orchestrator and step queues the workflow service declared when it was constructed, then starts the
-// scheduler that wakes sleeping runs.
+// Serves the orchestrator and step queues the workflow service declared when it was constructed. start() then turns
+// the wired scheduled tasks into pg-boss schedules, so this process runs them too; it plays no part in waking a
+// sleeping run, whose wake-up is a scheduleRPC call that needs no start().
 await pgBoss.getQueueWorkers().registerQueues()
 await schedulerService.start()
 logger.info('Workflow workers running')
