@@ -102,6 +102,26 @@ test('tool-image-needs-mime-type: a tool answering { type: image, data } without
   }
 })
 
+test('tool-void-result-refused: an mcp: true function that returns nothing is refused by the SDK with -32602, not sent as a text item', async () => {
+  // The runner wraps output as { type: 'text', text: JSON.stringify(output) }; for undefined that text is undefined.
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe('mcpVoidTool', { func: async () => undefined }, { sessionless: true })
+  registerProbe('mcpNullTool', { func: async () => null }, { sessionless: true })
+  toolsMeta.mcpVoidTool = { pikkuFuncId: 'mcpVoidTool' }
+  toolsMeta.mcpNullTool = { pikkuFuncId: 'mcpNullTool' }
+  try {
+    const error = await rejection(anonymous.callTool({ name: 'mcpVoidTool', arguments: {} }))
+    assert.equal(error.code, -32602)
+    assert.match(error.message, /Invalid tools\/call result/)
+    // null still serializes, as the text "null".
+    const nulled = await anonymous.callTool({ name: 'mcpNullTool', arguments: {} })
+    assert.deepEqual(nulled.content, [{ type: 'text', text: 'null' }])
+  } finally {
+    delete toolsMeta.mcpVoidTool
+    delete toolsMeta.mcpNullTool
+  }
+})
+
 test('bearer-per-request: each HTTP request brings its own token; the global authBearer sets the session', async () => {
   const bob = await mcp.connect(await mcp.tokenFor('bob'))
   const result = await bob.callTool({ name: 'countOpenTodos', arguments: {} })
