@@ -192,6 +192,55 @@ test('approval-approved-runs-tool: an approved call runs the tool and the run co
   assert.equal((await again.json()).message, `Run ${turn.runId} is not suspended (status: completed)`)
 })
 
+test('approval-two-pending-one-answer: answering one of two approvals continues the run; the other is never run, and both answers in one approve run both', async () => {
+  const first = await newTodo('alice', 'First to go')
+  const second = await newTodo('alice', 'Second to go')
+  const deleteBoth = {
+    toolCalls: [
+      { toolName: 'deleteTodoWithApproval', args: { todoId: first.todoId } },
+      { toolName: 'deleteTodoWithApproval', args: { todoId: second.todoId } },
+    ],
+  }
+  model.answer(deleteBoth)
+  const turn = await (await ask('alice', 'Delete both', 'alice-approve-two')).json()
+  assert.equal(turn.pendingApprovals.length, 2)
+  model.answer({ text: 'Done.' })
+  const one = await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)
+  assert.equal(one.status, 200)
+  assert.deepEqual(await one.json(), { runId: turn.runId, reply: 'Done.', pendingApprovals: [] })
+  assert.equal(model.calls.length, 2, 'the model was called again after the first answer')
+  assert.equal(await services.todoStore.get(first.todoId), undefined)
+  assert.ok(await services.todoStore.get(second.todoId), 'the second call never ran')
+  // The run is over, so the answer to the second request is refused.
+  const two = await answer('alice', turn.runId, turn.pendingApprovals[1].toolCallId, true)
+  assert.equal(two.status, 500)
+  assert.equal((await two.json()).message, `Run ${turn.runId} is not suspended (status: completed)`)
+
+  // Both decisions in one approve call run both tools.
+  const third = await newTodo('alice', 'Third to go')
+  const fourth = await newTodo('alice', 'Fourth to go')
+  model.reset()
+  model.answer({
+    toolCalls: [
+      { toolName: 'deleteTodoWithApproval', args: { todoId: third.todoId } },
+      { toolName: 'deleteTodoWithApproval', args: { todoId: fourth.todoId } },
+    ],
+  })
+  const sessionService = new PikkuSessionService()
+  sessionService.setInitial({ userId: 'alice' })
+  const rpc: any = rpcService.getContextRPCService(services, {}, { sessionService })
+  const suspended = await rpc.agent.run('todoAssistant', { message: 'Delete both', threadId: 'alice-approve-both', resourceId: 'alice' })
+  model.answer({ text: 'Both done.' })
+  const resumed = await rpc.agent.approve(
+    suspended.runId,
+    suspended.pendingApprovals.map((p: { toolCallId: string }) => ({ toolCallId: p.toolCallId, approved: true })),
+    'todoAssistant',
+  )
+  assert.equal(resumed.result, 'Both done.')
+  assert.equal(await services.todoStore.get(third.todoId), undefined)
+  assert.equal(await services.todoStore.get(fourth.todoId), undefined)
+})
+
 test('approval-declined: a declined call is not run, and the model is told the user declined and not to retry', async () => {
   const todo = await newTodo('alice', 'Keep me')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
