@@ -2,7 +2,8 @@
 // @pikku/express with its own jwt service, plus direct calls into core's runPikkuFunc and of `.func`.
 import { after, afterEach, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { runPikkuFunc } from '@pikku/core/function'
+import { addFunction, runPikkuFunc } from '@pikku/core/function'
+import { rpcService } from '@pikku/core/rpc'
 import { ForbiddenError, MissingSchemaError, NotFoundError, PikkuError } from '@pikku/core/errors'
 import { ConsoleLogger, JsonConsoleLogger, LogLevel, createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
 import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
@@ -174,6 +175,35 @@ test('rpc-callee-gets-caller-channel: streamDueToday reached through rpc.invoke 
   // into it and closed it.
   assert.deepEqual(sent, [{ type: 'end', count: 0 }])
   assert.equal(closed, true)
+})
+
+test('rpc-middleware-cache-by-name: an addon calling its own function by a bare name gets the middleware of the app function of that name when that one ran first', async () => {
+  // The function runner caches the combined middleware under the wiring type and the name called ('rpc',
+  // 'probeSameName'), not under the function the name resolved to, so the app's and the addon's share one entry.
+  const pkg = '@probe/rpc-cache-addon'
+  const ran: string[] = []
+  const mark = (label: string) => async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
+    ran.push(label)
+    await next()
+  }
+  registerProbe('probeSameName', { func: async () => 'app', middleware: [mark('app middleware')] } as never, { sessionless: true })
+  addFunction('probeSameName', { func: async () => 'addon', middleware: [mark('addon middleware')] } as never, pkg)
+  const pkgMeta = pikkuState(pkg, 'function', 'meta') as Record<string, unknown>
+  pkgMeta.probeSameName = { ...(pikkuState(null, 'function', 'meta') as Record<string, any>).probeSameName }
+  try {
+    const services = getSingletonServices()
+    const appRpc: any = rpcService.getContextRPCService(services, {}, false)
+    const addonRpc: any = rpcService.getContextRPCService(services, {}, false, 0, pkg)
+    assert.equal(await appRpc.invoke('probeSameName', {}), 'app')
+    // The addon's own function runs, wrapped in the app function's middleware.
+    assert.equal(await addonRpc.invoke('probeSameName', {}), 'addon')
+    assert.deepEqual(ran, ['app middleware', 'app middleware'])
+  } finally {
+    delete pkgMeta.probeSameName
+    pikkuState(pkg, 'function', 'functions').delete('probeSameName')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).probeSameName
+    pikkuState(null, 'function', 'functions').delete('probeSameName')
+  }
 })
 
 // The testing page's recipe, run as written.
