@@ -244,3 +244,33 @@ test('addon-services-get-app-services: an instance\'s services factory receives 
     pikkuState(null, 'addons', 'packages').delete('chatsvc')
   }
 })
+
+test('remote-auth-credential-object: a remote addon bound with { credentialId } to a credential stored as an object sends "Bearer [object Object]"', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const port = await freePort()
+  const seen: string[] = []
+  const server = createServer((req, res) => {
+    seen.push(String(req.headers.authorization))
+    req.resume()
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'))
+  })
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  // What wireRemoteAddon({ name: 'probeRemote', auth: { credentialId: 'probeToken' }, ... }) stores (wire-remote-addon.ts).
+  const addons = pikkuState(null, 'addons', 'packages')
+  addons.set('probeRemote', {
+    package: '@probe/remote-addon',
+    remote: true,
+    serverUrl: `http://127.0.0.1:${port}`,
+    remoteAuth: { credentialId: 'probeToken' },
+  } as never)
+  try {
+    // A credential declared with an object schema, as credentials usually are, read back through the wire.
+    const wire = { getCredential: async () => ({ token: 'the-real-token' }) }
+    const rpc: any = rpcService.getContextRPCService(app.services as never, wire as never, false)
+    assert.deepEqual(await rpc.invoke('probeRemote:doThing', {}), { ok: true })
+    assert.deepEqual(seen, ['Bearer [object Object]'])
+  } finally {
+    addons.delete('probeRemote')
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+})
