@@ -249,6 +249,17 @@ test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no a
   assert.deepEqual(c.frames, [{ signedIn: true }, listed])
 })
 
+test('inherited-key-routes-to-error: an action naming an Object.prototype member, such as toString, is taken for a route and answers an error instead of being ignored', async () => {
+  const c = await signedIn('proto')
+  await c.call('subscribeToChanges')
+  c.send({ action: 'toString' })
+  const reply = await c.next((f) => typeof f === 'object' && f !== null && 'error' in f)
+  // routes['toString'] is inherited from Object.prototype, so the runner looks up a function with no id and fails; the
+  // error closes the channel 200 ms later, whose onDisconnect (forgetSocket) takes the socket off its topic.
+  assert.deepEqual(reply, { error: "Cannot read properties of undefined (reading 'lastIndexOf')", errorName: 'TypeError' })
+  await untilSubscribers('todos:proto', 0)
+})
+
 test('upgrade-unknown-path-404: an upgrade on a path no channel has is refused with 404', async () => {
   assert.equal(await upgradeStatus(`${app.wsUrl}/no-such-channel`), 404)
 })
