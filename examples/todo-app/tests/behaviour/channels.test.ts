@@ -260,6 +260,32 @@ test('inherited-key-routes-to-error: an action naming an Object.prototype member
   await untilSubscribers('todos:proto', 0)
 })
 
+test('on-message-raw-text: onMessage gets a JSON frame parsed on a channel with onMessageWiring, and the frame\'s text on a channel without it', async () => {
+  // The todos channel has no onMessage; for this test it gets createTodo as one, then loses its onMessageWiring.
+  // Both are read when a message arrives, so an open socket sees each change; both are put back in `finally`.
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const meta = pikkuState(null, 'channel', 'meta').todos as any
+  const { onMessageWiring } = config
+  const originalMessage = meta.message
+  try {
+    config.onMessage = onMessageWiring.action.createTodo
+    meta.message = meta.messageWirings.action.createTodo
+    const c = await signedIn('rawtext')
+    c.send({ title: 'parsed' })
+    const created = await c.next((f) => typeof f === 'object' && f !== null && 'todoId' in f)
+    assert.equal(created.title, 'parsed')
+    delete config.onMessageWiring
+    c.send({ title: 'as text' })
+    // createTodo receives the string '{"title":"as text"}', which its input schema refuses.
+    const reply = await c.next((f) => typeof f === 'object' && f !== null && 'error' in f)
+    assert.equal(reply.errorName, 'UnprocessableContentError')
+  } finally {
+    config.onMessageWiring = onMessageWiring
+    delete config.onMessage
+    meta.message = originalMessage
+  }
+})
+
 test('upgrade-unknown-path-404: an upgrade on a path no channel has is refused with 404', async () => {
   assert.equal(await upgradeStatus(`${app.wsUrl}/no-such-channel`), 404)
 })
