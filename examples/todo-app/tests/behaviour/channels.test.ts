@@ -135,6 +135,24 @@ test('on-connect-reply: the value onConnect returns is the first frame, with the
   assert.deepEqual(await member.next(() => true), { signedIn: true })
 })
 
+test('on-connect-not-awaited: @pikku/ws handles a message while onConnect is still running, so a slow onConnect\'s frame comes after that reply', async () => {
+  // greetSocket is made to wait 300 ms for this test only; the function runner reads `func` at each call.
+  const config = pikkuState(null, 'function', 'functions').get('greetSocket') as { func: (...args: unknown[]) => Promise<unknown> }
+  const original = config.func
+  config.func = async (...args) => {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    return original(...args)
+  }
+  try {
+    const c = await signedIn('slowgreet')
+    c.send({ action: 'listTodos' })
+    await c.next((f) => typeof f === 'object' && f !== null && 'signedIn' in f)
+    assert.deepEqual(c.frames, [{ todos: [], action: 'listTodos' }, { signedIn: true }])
+  } finally {
+    config.func = original
+  }
+})
+
 test("upgrade-cookie-and-api-key: the '*' middleware group sets the socket's session from a cookie or an x-api-key header", async () => {
   const token = await app.token('ann')
   const byCookie = await client({ cookie: `todo_session=${token}` })
