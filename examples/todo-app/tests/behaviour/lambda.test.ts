@@ -266,3 +266,39 @@ test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null c
   await hub.publish('todos:ann', 'c1', { n: 2 })
   assert.deepEqual(sent, ['c2'])
 })
+
+test('lambda-connect-errors: connectWebsocket answers 200 and keeps the channel when onConnect throws, and rejects for a path no channel has', async () => {
+  const { connectWebsocket } = await import('@pikku/lambda/websocket')
+  const connectEvent = (connectionId: string, path: string) =>
+    ({
+      path,
+      httpMethod: 'GET',
+      headers: { host: 'localhost' },
+      queryStringParameters: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: { connectionId, domainName: 'ws.example.com', stage: 'prod' },
+    }) as unknown as APIGatewayEvent
+  // An in-memory stand-in for the channel store; nothing here reaches API Gateway.
+  const stored = new Set<string>()
+  const channelStore = {
+    addChannel: async ({ channelId }: { channelId: string }) => void stored.add(channelId),
+    setPikkuUserId: async () => {},
+    removeChannels: async (ids: string[]) => ids.forEach((id) => stored.delete(id)),
+  }
+  // greetSocket is made to throw for this test only; the function runner reads `func` at each call.
+  const config = pikkuState(null, 'function', 'functions').get('greetSocket') as { func: (...args: unknown[]) => Promise<unknown> }
+  const original = config.func
+  config.func = async () => {
+    throw new Error('onConnect failed')
+  }
+  try {
+    const result = await connectWebsocket(connectEvent('c-fail', '/todos/live'), { channelStore: channelStore as never })
+    assert.equal(result.statusCode, 200)
+    assert.ok(stored.has('c-fail'))
+  } finally {
+    config.func = original
+  }
+  await assert.rejects(connectWebsocket(connectEvent('c-404', '/no-such-channel'), { channelStore: channelStore as never }), /Channel not found/)
+  assert.ok(!stored.has('c-404'))
+})
