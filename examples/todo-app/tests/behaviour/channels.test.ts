@@ -13,6 +13,7 @@ import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
 import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
 import { waitFor } from './harness/app.js'
+import { startPostgres } from './harness/services.js'
 import { forgedToken } from './harness/http.js'
 import { pikkuState } from '@pikku/core/state'
 import { addGlobalMiddleware, addTagMiddleware } from '@pikku/core/middleware'
@@ -532,4 +533,22 @@ test('generated-client: PikkuWebSocket sends routed messages, matches replies an
   await peer.call('completeTodo', { todoId: todo.todoId })
   assert.deepEqual(await changed, { topic: 'todos:gen', data: { ...todo, done: true } })
   socket.close()
+})
+
+test('pg-event-hub-large-payload-rejects: a PgEventHubService publish over the 8 kB NOTIFY limit reaches this process\'s subscribers, then rejects', async () => {
+  const { PgEventHubService } = await import('@pikku/kysely-postgres')
+  const pg = await startPostgres()
+  const hub = new PgEventHubService<Record<string, unknown>>(pg.url)
+  try {
+    await hub.init()
+    // A stand-in for a connection in this process: the hub's own LocalEventHubService sends to it.
+    const received: unknown[] = []
+    hub.onChannelOpened({ getChannel: () => ({ channelId: 'big' }), send: (data: unknown) => void received.push(data) } as never)
+    await hub.subscribe('todos:big', 'big')
+    await assert.rejects(hub.publish('todos:big', null, { text: 'x'.repeat(9000) }), /payload string too long/)
+    assert.equal(received.length, 1)
+  } finally {
+    await hub.close()
+    await pg.stop()
+  }
 })
