@@ -9,6 +9,7 @@ import { stopSingletonServices } from '@pikku/core/utils'
 import { SQSQueueService } from '@pikku/aws-services'
 import { runFetchV2 } from '@pikku/lambda/http'
 import { quiet } from './harness/app.js'
+import { startRedis } from './harness/services.js'
 
 process.env.AWS_REGION ??= 'eu-west-1'
 const QUEUE_URL_PREFIX = 'http://127.0.0.1:9/000000000000/'
@@ -301,4 +302,25 @@ test('lambda-connect-errors: connectWebsocket answers 200 and keeps the channel 
   }
   await assert.rejects(connectWebsocket(connectEvent('c-404', '/no-such-channel'), { channelStore: channelStore as never }), /Channel not found/)
   assert.ok(!stored.has('c-404'))
+})
+
+test('lambda-redis-stores-keep-topic: after RedisChannelStore.removeChannels, RedisEventHubStore still lists the removed channel on its topics', async () => {
+  const { RedisChannelStore, RedisEventHubStore } = await import('@pikku/redis')
+  const redis = await startRedis()
+  const channelStore = new RedisChannelStore(redis.url)
+  const eventHubStore = new RedisEventHubStore(redis.url)
+  try {
+    await channelStore.addChannel({ channelId: 'gone', channelName: 'todos', openingData: undefined })
+    await eventHubStore.subscribe('todos:ann', 'gone')
+    // What runChannelDisconnect calls when a Lambda socket closes.
+    await channelStore.removeChannels(['gone'])
+    assert.deepEqual(await eventHubStore.getChannelIdsForTopic('todos:ann'), ['gone'])
+    // Unsubscribing, as an onDisconnect handler can, is what takes it off.
+    await eventHubStore.unsubscribe('todos:ann', 'gone')
+    assert.deepEqual(await eventHubStore.getChannelIdsForTopic('todos:ann'), [])
+  } finally {
+    await channelStore.close()
+    await eventHubStore.close()
+    await redis.stop()
+  }
 })
