@@ -552,3 +552,33 @@ test('pg-event-hub-large-payload-rejects: a PgEventHubService publish over the 8
     await pg.stop()
   }
 })
+
+test('ws-drops-unheard-message: a ws server socket drops a message that arrives before it has a message listener', async () => {
+  // The custom runtime page's bridge registers its listeners before open() because of this.
+  const { createServer } = await import('node:http')
+  const { WebSocketServer } = await import('ws')
+  const server = createServer()
+  const wss = new WebSocketServer({ noServer: true })
+  const heard: string[] = []
+  server.on('upgrade', (req, socket, head) => {
+    wss.handleUpgrade(req, socket, head, async (ws) => {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      ws.on('message', (data) => void heard.push(data.toString()))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const c = new WebSocket(`ws://127.0.0.1:${(server.address() as { port: number }).port}`)
+  try {
+    await new Promise((resolve) => c.once('open', resolve))
+    c.send('early')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    c.send('late')
+    await waitFor(async () => heard.length, (n) => n > 0)
+    assert.deepEqual(heard, ['late'])
+  } finally {
+    c.terminate()
+    for (const client of wss.clients) client.terminate()
+    await new Promise<void>((resolve) => wss.close(() => resolve()))
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+})
