@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { Queue, QueueEvents } from 'bullmq'
-import { BullServiceFactory, BullQueueService } from '@pikku/queue-bullmq'
+import { BullServiceFactory, BullQueueService, BullSchedulerService } from '@pikku/queue-bullmq'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
 import { startRedis, type RunningService } from './harness/services.js'
@@ -374,4 +374,24 @@ test('schedule-rpc-parked: scheduleRPC only enqueues on pikku-remote-internal-rp
   assert.ok((await reminders.getWorkersCount()) >= 1)
   assert.equal(await scheduler.unschedule(taskId), true)
   assert.equal(await scheduler.getTask(taskId), null)
+})
+
+test('scheduler-stop-removes-shared: stop() on one of two started BullSchedulerService instances deletes the job schedulers the other relies on', async () => {
+  const connection = { host: redis.host, port: redis.port }
+  const first = bull.getSchedulerService()
+  // A second process on the same Redis, as a second replica of a worker would start it.
+  const second = new BullSchedulerService(connection)
+  const recurring = new Queue('pikku-recurring-scheduled-task', { connection })
+  opened.push(recurring)
+  await first.start()
+  await second.start()
+  try {
+    assert.equal((await recurring.getJobSchedulers()).length, 3)
+    await second.stop()
+    // The schedulers live in Redis, not in the process: the first instance, still started, has none left.
+    assert.deepEqual(await recurring.getJobSchedulers(), [])
+  } finally {
+    await first.stop()
+    await second.close()
+  }
 })

@@ -2,7 +2,7 @@
 // started as src/runtimes/pg-boss-worker.ts starts it, jobs published by the app's functions.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { PgBossServiceFactory } from '@pikku/queue-pg-boss'
+import { PgBossServiceFactory, PgBossSchedulerService } from '@pikku/queue-pg-boss'
 import type { PgBoss } from 'pg-boss'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { addFunction } from '@pikku/core/function'
@@ -234,5 +234,21 @@ test('schedule-rpc-parked: once the queue exists, scheduleRPC stores the call th
     assert.equal((await scheduler.getTask(taskId))?.status, 'cancelled')
   } finally {
     await boss.deleteQueue('pikku-remote-internal-rpc')
+  }
+})
+
+test('scheduler-stop-removes-shared: stop() on one of two started PgBossSchedulerService instances deletes the schedules the other relies on', async () => {
+  const first = pgBoss.getSchedulerService()
+  // A second process on the same database, as a second replica of a worker would start it.
+  const second = new PgBossSchedulerService(boss)
+  await first.start()
+  await second.start()
+  try {
+    assert.equal((await boss.getSchedules()).length, 3)
+    await second.stop()
+    // The schedules live in PostgreSQL, not in the process: the first instance, still started, has none left.
+    assert.deepEqual(await boss.getSchedules(), [])
+  } finally {
+    await first.stop()
   }
 })
