@@ -395,3 +395,25 @@ test('scheduler-stop-removes-shared: stop() on one of two started BullSchedulerS
     await second.close()
   }
 })
+
+test('scheduler-keeps-removed-task: start() leaves a job scheduler whose task is no longer wired, and its runs fail as not found', async () => {
+  const connection = { host: redis.host, port: redis.port }
+  const recurring = new Queue('pikku-recurring-scheduled-task', { connection })
+  const recurringEvents = new QueueEvents('pikku-recurring-scheduled-task', { connection })
+  opened.push(recurring, recurringEvents)
+  await recurringEvents.waitUntilReady()
+  // What an earlier deployment, which still wired 'retired-digest', left in Redis.
+  await recurring.upsertJobScheduler('recurring:retired-digest', { pattern: '0 7 * * *' }, { name: 'retired-digest', data: { rpcName: 'retired-digest' } })
+  const scheduler = bull.getSchedulerService()
+  await scheduler.start()
+  try {
+    const keys = (await recurring.getJobSchedulers()).map((s) => s.key).sort()
+    assert.deepEqual(keys, ['recurring:daily-digest', 'recurring:retired-digest', 'recurring:weekday-digest', 'recurring:workflow-recovery'])
+    // A run of it, as the scheduler would add one at 07:00, goes to the worker start() created and fails.
+    const job = await recurring.add('retired-digest', { rpcName: 'retired-digest' })
+    await assert.rejects(job.waitUntilFinished(recurringEvents, 10_000), /Scheduled task not found: .*retired-digest/)
+  } finally {
+    await scheduler.stop()
+    await recurring.removeJobScheduler('recurring:retired-digest')
+  }
+})
