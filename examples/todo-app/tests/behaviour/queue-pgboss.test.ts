@@ -1,6 +1,6 @@
 // The to-do app's queues on pg-boss (@pikku/queue-pg-boss 0.12.10, pg-boss 12) and a real PostgreSQL: the worker
 // started as src/runtimes/pg-boss-worker.ts starts it, jobs published by the app's functions.
-import { after, before, test } from 'node:test'
+import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { PgBossServiceFactory, PgBossSchedulerService } from '@pikku/queue-pg-boss'
 import type { PgBoss } from 'pg-boss'
@@ -250,5 +250,41 @@ test('scheduler-stop-removes-shared: stop() on one of two started PgBossSchedule
     assert.deepEqual(await boss.getSchedules(), [])
   } finally {
     await first.stop()
+  }
+})
+
+test('scheduled-run-retried: a scheduled run that throws, a skip included, fails the pg-boss job, and pg-boss runs it again up to its default retryLimit of 2', async () => {
+  const scheduler = pgBoss.getSchedulerService()
+  await scheduler.start()
+  const logger = services.logger as any
+  const info = logger.info
+  let runs = 0
+  logger.info = function (this: unknown, ...args: unknown[]) {
+    if (String(args[0]) === 'Running scheduled task: weekday-digest') runs++
+    return info.apply(this, args)
+  }
+  // The coming Saturday (UTC), so weekdayDigest calls scheduledTask.skip(). Only Date is faked, pg-boss's timers run as
+  // usual; the fake day is at most six days ahead, so the delays pg-boss derives from Date stay small.
+  const now = Date.now()
+  mock.timers.enable({ apis: ['Date'], now: now + ((6 - new Date(now).getUTCDay()) % 7) * 24 * HOUR })
+  try {
+    // One run, as pg-boss's clock would send it at 08:30.
+    const queue = 'pikku-recurring-scheduled-task_weekday-digest'
+    const jobId = (await boss.send(queue, { rpcName: 'weekday-digest' }))!
+    let settled: any
+    for (let i = 0; i < 150; i++) {
+      settled = await boss.getJobById(queue, jobId)
+      if (settled?.state === 'failed') break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    assert.equal(settled?.state, 'failed')
+    assert.equal(settled.retryLimit, 2)
+    assert.equal(settled.retryCount, 2)
+    assert.match(JSON.stringify(settled.output), /was skipped: no digest at weekends/)
+    assert.equal(runs, 3)
+  } finally {
+    mock.timers.reset()
+    logger.info = info
+    await scheduler.stop()
   }
 })
