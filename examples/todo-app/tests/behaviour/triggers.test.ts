@@ -163,3 +163,30 @@ test('source-without-target: a source whose name no wireTrigger has is skipped w
     await triggers.stop()
   }
 })
+
+test('event-wire-services-not-closed: the trigger service creates a set of wire services for each event\'s call to the target and never closes it', async () => {
+  feedItems = [
+    { itemId: 'w1', title: 'First event', assigneeId: 'trig-fay' },
+    { itemId: 'w2', title: 'Second event', assigneeId: 'trig-fay' },
+  ]
+  // A wire service with close(), the kind a per-call database client would be; the app's createWireServices has none.
+  const factories = pikkuState(null, 'package', 'factories') as any
+  const original = factories.createWireServices
+  let created = 0
+  let closed = 0
+  factories.createWireServices = async (...args: unknown[]) => {
+    created++
+    return { ...(await original?.(...args)), probe: { close: async () => void closed++ } }
+  }
+  const triggers = new InMemoryTriggerService()
+  try {
+    await triggers.start()
+    await waitFor(() => todosOf('trig-fay'), (titles) => titles.length === 2)
+    // One set for the source's own setup run, closed when that run returns; one per event (onTriggerFire), left open.
+    assert.equal(created, 3)
+    assert.equal(closed, 1)
+  } finally {
+    factories.createWireServices = original
+    await triggers.stop()
+  }
+})
