@@ -1,6 +1,6 @@
 // The to-do app's queues on BullMQ (@pikku/queue-bullmq 0.12.7) and a real redis-server: the worker started as
 // src/runtimes/bullmq-worker.ts starts it, jobs published by the app's functions and the generated PikkuQueue client.
-import { after, before, test } from 'node:test'
+import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { Queue, QueueEvents } from 'bullmq'
@@ -415,5 +415,26 @@ test('scheduler-keeps-removed-task: start() leaves a job scheduler whose task is
   } finally {
     await scheduler.stop()
     await recurring.removeJobScheduler('recurring:retired-digest')
+  }
+})
+
+test('schedule-rpc-same-millisecond: two scheduleRPC calls for one function in the same millisecond get one task id, and the second call\'s data is not stored', async () => {
+  const scheduler = bull.getSchedulerService()
+  // The task id is `${rpcName}-${Date.now()}`; Date is fixed so that both calls fall in one millisecond.
+  mock.timers.enable({ apis: ['Date'], now: Date.now() })
+  let ids: string[] = []
+  try {
+    ids = await Promise.all([
+      scheduler.scheduleRPC('1h', 'sendReminder', { todoId: 't-first' }),
+      scheduler.scheduleRPC('1h', 'sendReminder', { todoId: 't-second' }),
+    ])
+  } finally {
+    mock.timers.reset()
+  }
+  try {
+    assert.equal(ids[0], ids[1])
+    assert.deepEqual((await scheduler.getTask(ids[0]))?.data, { todoId: 't-first' })
+  } finally {
+    await scheduler.unschedule(ids[0])
   }
 })
