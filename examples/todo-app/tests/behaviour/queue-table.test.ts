@@ -405,3 +405,23 @@ test('signed-job-no-stored-session: a job whose signed pikkuUserId verifies gets
     dropSignedSetup()
   }
 })
+
+test('in-memory-claim-unsigned: the bare InMemoryQueueService, the kind pikku dev passes in, hands pikkuUserId to the worker unsigned, so the runner rejects it even with the secret set', async () => {
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = SECRET
+  const errors = collectLogs(services, 'error')
+  try {
+    const memory = new InMemoryQueueService()
+    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Unsigned in memory', done: false })
+    const reminded = nextInfoLog(services, /"Unsigned in memory"/)
+    await memory.add('todo-reminders', { todoId: todo.todoId }, { pikkuUserId: 'u-kim', delay: 0 })
+    mock.timers.tick(1)
+    await reminded
+    assert.ok(
+      errors.lines.some((line) => /^Rejected an unsigned or invalid identity claim on job inmem-\d+ in queue todo-reminders — the job runs without a pikkuUserId\.$/.test(line)),
+      errors.lines.join('\n'),
+    )
+  } finally {
+    errors.restore()
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+  }
+})
