@@ -425,3 +425,21 @@ test('in-memory-claim-unsigned: the bare InMemoryQueueService, the kind pikku de
     delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }
 })
+
+test('second-wiring-replaces: a second wireQueueWorker for a queue name replaces the first without an error, and jobs run only the last one', async () => {
+  const registrations = pikkuState(null, 'queue', 'registrations') as Map<string, any>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, any>
+  const { pikkuFuncId } = (pikkuState(null, 'queue', 'meta') as Record<string, any>)['todo-reminders']
+  const wired = registrations.get('todo-reminders')
+  const wiredFunc = functions.get(pikkuFuncId)
+  try {
+    // The same name in a second wiring, as a second file might write it.
+    wireQueueWorker({ name: 'todo-reminders', func: { func: async () => ({ replaced: true }) } } as any)
+    assert.equal([...registrations.keys()].filter((name) => name === 'todo-reminders').length, 1)
+    const result = await runQueueJob({ job: { id: 'j-dup', queueName: 'todo-reminders', data: { todoId: 'any' }, status: () => 'active' } })
+    assert.deepEqual(result, { replaced: true })
+  } finally {
+    registrations.set('todo-reminders', wired)
+    functions.set(pikkuFuncId, wiredFunc)
+  }
+})
