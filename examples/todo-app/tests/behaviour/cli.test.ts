@@ -81,6 +81,9 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.configElsewhere = run([PIKKU, 'all', '--config', join(COPY, 'pikku.config.json')], ELSEWHERE)
   // The same project again with --json, once the first run is done with the folder.
   runs.pikkuJson = runs.pikkuAll.then(() => run([PIKKU, 'all', '--json'], COPY))
+  // Then once saving the inspector state, and once more reading it back instead of inspecting.
+  runs.stateSave = runs.pikkuJson.then(() => run([PIKKU, 'all', '--stateOutput', 'state.json'], COPY))
+  runs.stateLoad = runs.stateSave.then(() => run([PIKKU, 'all', '--stateInput', 'state.json'], COPY))
   runs.help = todos('--help')
   runs.add = todos('add', 'Renew the domain', '--owner', 'user-1', '--due', '2030-01-01T09:00:00Z')
   runs.noTitle = todos('add', '--owner', 'user-1')
@@ -175,4 +178,17 @@ test('config-option-ignored: --config naming the project config, run from a fold
   const { code, stdout, stderr } = await runs.configElsewhere
   assert.notEqual(code, 0)
   assert.match(stdout + stderr, /Config file pikku\.config\.json not found/)
+})
+
+test('state-input-skips-checks: pikku all --stateInput passes a project whose plain run fails on PKU410 and PKU411', async () => {
+  const save = await runs.stateSave
+  assert.notEqual(save.code, 0)
+  assert.match(save.stdout + save.stderr, /Saving inspector state to state\.json/)
+  assert.match(save.stdout + save.stderr, /Pikku inspection failed due to critical diagnostics/)
+  const load = await runs.stateLoad
+  const output = load.stdout + load.stderr
+  assert.equal(load.code, 0)
+  assert.match(output, /Loading inspector state from state\.json/)
+  assert.doesNotMatch(output, /PKU41[01]/)
+  assert.doesNotMatch(output, /inspection failed/)
 })
