@@ -15,6 +15,8 @@ const APP = fileURLToPath(new URL('../../', import.meta.url))
 const COPY = join(APP, '.behaviour', `cli-scratch-${process.pid}`)
 // An empty folder outside any project, for a run that names its config with --config; removed in `after`.
 const ELSEWHERE = mkdtempSync(join(tmpdir(), 'pikku-cli-elsewhere-'))
+// A folder outside any project holding a pikku.config.json without `tsconfig`; removed in `after`.
+const NO_TSCONFIG = mkdtempSync(join(tmpdir(), 'pikku-cli-no-tsconfig-'))
 const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
 
 interface Run {
@@ -84,6 +86,8 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   // Then once saving the inspector state, and once more reading it back instead of inspecting.
   runs.stateSave = runs.pikkuJson.then(() => run([PIKKU, 'all', '--stateOutput', 'state.json'], COPY))
   runs.stateLoad = runs.stateSave.then(() => run([PIKKU, 'all', '--stateInput', 'state.json'], COPY))
+  writeFileSync(join(NO_TSCONFIG, 'pikku.config.json'), JSON.stringify({ srcDirectories: ['./src'], outDir: './.pikku' }))
+  runs.noTsconfig = run([PIKKU, 'all'], NO_TSCONFIG)
   runs.help = todos('--help')
   runs.add = todos('add', 'Renew the domain', '--owner', 'user-1', '--due', '2030-01-01T09:00:00Z')
   runs.noTitle = todos('add', '--owner', 'user-1')
@@ -95,6 +99,7 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
 after(() => {
   rmSync(COPY, { recursive: true, force: true })
   rmSync(ELSEWHERE, { recursive: true, force: true })
+  rmSync(NO_TSCONFIG, { recursive: true, force: true })
 })
 
 test('todos-help: --help prints the program usage built from the wiring, exit 0', async () => {
@@ -191,4 +196,12 @@ test('state-input-skips-checks: pikku all --stateInput passes a project whose pl
   assert.match(output, /Loading inspector state from state\.json/)
   assert.doesNotMatch(output, /PKU41[01]/)
   assert.doesNotMatch(output, /inspection failed/)
+})
+
+test('config-without-tsconfig: a valid pikku.config.json with no tsconfig key fails to load', async () => {
+  const { code, stdout, stderr } = await runs.noTsconfig
+  const output = stdout + stderr
+  assert.notEqual(code, 0)
+  assert.match(output, /The "path" argument must be of type string\. Received undefined/)
+  assert.match(output, /Failed to load config file: .*pikku\.config\.json/)
 })
