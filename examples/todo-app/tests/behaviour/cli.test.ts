@@ -185,6 +185,17 @@ test('config-option-ignored: --config naming the project config, run from a fold
   assert.match(stdout + stderr, /Config file pikku\.config\.json not found/)
 })
 
+test('diagnostics-per-inspection: a first run, with no .pikku yet, prints each diagnostic more than once; a later run once', async () => {
+  // The first run inspects the project again after writing the generated types, and every inspection reports anew
+  // (services.ts getInspectorState calls processDiagnostics after each inspect).
+  const cold = await runs.pikkuAll
+  const coldCount = (cold.stdout + cold.stderr).match(/\[PKU410\] Function 'countDoneTodos'/g)?.length ?? 0
+  assert.ok(coldCount >= 2, `PKU410 printed ${coldCount} time(s) on the first run`)
+  const warm = await runs.pikkuJson
+  const warmCount = warm.stderr.split('\n').filter((line) => line.includes('"code":"PKU410"')).length
+  assert.equal(warmCount, 1)
+})
+
 test('state-input-skips-checks: pikku all --stateInput passes a project whose plain run fails on PKU410 and PKU411', async () => {
   const save = await runs.stateSave
   assert.notEqual(save.code, 0)
