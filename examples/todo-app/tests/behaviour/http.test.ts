@@ -218,6 +218,15 @@ test('path-case: a path with a parameter matches whatever the case; a path witho
   assert.equal(health.status, 404)
 })
 
+test('path-trailing-slash: a path with a parameter also matches with a trailing slash; a path without one does not', async () => {
+  const todo = await createTodo(alice, 'Trailing slash')
+  const slashed = await fetch(`${app.url}/todos/${todo.todoId}/`, { headers: alice })
+  assert.equal(slashed.status, 200)
+  assert.equal((await slashed.json()).todoId, todo.todoId)
+  const health = await fetch(`${app.url}/health/`)
+  assert.equal(health.status, 404)
+})
+
 test('unregistered-error-500: an error with no mapping answers 500; message and stack only outside production', async () => {
   // backupTodos writes under BACKUP_DIR; a folder below /dev/null cannot be made, so mkdir throws a plain Error.
   const before = { dir: process.env.BACKUP_DIR, env: process.env.NODE_ENV }
