@@ -16,7 +16,7 @@ import type { Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
-import { wireHTTP as coreWireHTTP } from '@pikku/core/http'
+import { fetch as coreFetch, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
 
 let app: RunningApp
@@ -225,6 +225,16 @@ test('path-trailing-slash: a path with a parameter also matches with a trailing 
   assert.equal((await slashed.json()).todoId, todo.todoId)
   const health = await fetch(`${app.url}/health/`)
   assert.equal(health.status, 404)
+})
+
+test('malformed-escape-500: a bad percent escape in a path with a parameter makes the router throw a URIError; Express answers 500, core\'s fetch rejects', async () => {
+  const express500 = await fetch(`${app.url}/todos/%E0%A4%A`, { headers: alice })
+  assert.equal(express500.status, 500)
+  assert.doesNotMatch(await express500.text(), /errorId/)
+  await assert.rejects(coreFetch(new Request('http://localhost/todos/%E0%A4%A')), URIError)
+  // A path without a parameter is compared undecoded, so the same escape there is an ordinary 404.
+  const staticPath = await coreFetch(new Request('http://localhost/health%E0%A4%A'))
+  assert.equal(staticPath.status, 404)
 })
 
 test('unregistered-error-500: an error with no mapping answers 500; message and stack only outside production', async () => {
