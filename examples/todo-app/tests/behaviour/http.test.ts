@@ -16,8 +16,9 @@ import type { Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
-import { fetch as coreFetch, wireHTTP as coreWireHTTP } from '@pikku/core/http'
+import { fetch as coreFetch, httpRouter, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
+import { registerProbe } from './harness/core-probes.js'
 
 let app: RunningApp
 let jwt: JWTService
@@ -235,6 +236,51 @@ test('malformed-escape-500: a bad percent escape in a path with a parameter make
   // A path without a parameter is compared undecoded, so the same escape there is an ordinary 404.
   const staticPath = await coreFetch(new Request('http://localhost/health%E0%A4%A'))
   assert.equal(staticPath.status, 404)
+})
+
+test('content-type-twice-express-500: a function that sets Content-Type and returns a value answers 500 on Express; core\'s fetch replaces its type; a returned Response keeps it', async () => {
+  // A route of its own, registered the way the generated files do, and removed again in finally.
+  const route = '/probe-csv'
+  const func = {
+    auth: false,
+    func: async (_services: unknown, _data: unknown, { http }: any) => {
+      http.response.header('Content-Type', 'text/csv')
+      return 'title,done\nWater the plants,false'
+    },
+  }
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  registerProbe('probeCsv', func, { sessionless: true })
+  httpMeta.get[route] = { pikkuFuncId: 'probeCsv', route, method: 'get', auth: false, middleware: [] }
+  try {
+    coreWireHTTP({ method: 'get', route, auth: false, func } as never)
+    httpRouter.reset()
+    const onExpress = await fetch(`${app.url}${route}`)
+    assert.equal(onExpress.status, 500)
+    // The runner's json() adds a second Content-Type to the one the function set, which Express refuses to write.
+    assert.match(await onExpress.text(), /Content-Type cannot be set to an Array/)
+    const onFetch = await coreFetch(new Request(`http://localhost${route}`))
+    assert.equal(onFetch.status, 200)
+    assert.equal(onFetch.headers.get('content-type'), 'application/json')
+    assert.equal(await onFetch.json(), 'title,done\nWater the plants,false')
+    // Returning a Web Response instead keeps the type: the runner copies its headers and sends its body as it is.
+    functions.set('probeCsv', {
+      auth: false,
+      func: async () => new Response('title,done\nWater the plants,false', { headers: { 'Content-Type': 'text/csv' } }),
+    })
+    const asResponse = await fetch(`${app.url}${route}`)
+    assert.equal(asResponse.status, 200)
+    assert.match(asResponse.headers.get('content-type') ?? '', /^text\/csv/)
+    assert.equal(await asResponse.text(), 'title,done\nWater the plants,false')
+  } finally {
+    routes.get('get')?.delete(route)
+    delete httpMeta.get[route]
+    functions.delete('probeCsv')
+    delete functionMeta.probeCsv
+    httpRouter.reset()
+  }
 })
 
 test('unregistered-error-500: an error with no mapping answers 500; message and stack only outside production', async () => {
