@@ -16,7 +16,7 @@ import type { Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
-import { fetch as coreFetch, httpRouter, wireHTTP as coreWireHTTP } from '@pikku/core/http'
+import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
 import { registerProbe } from './harness/core-probes.js'
 
@@ -208,6 +208,11 @@ test('query-boolean-422: ?done=false against done?: boolean answers 422; query v
     assert.equal(body.name, 'UnprocessableContentError')
     assert.match(body.message, /Instance type "string" is invalid\. Expected "boolean"/)
   }
+})
+
+test('core-query-repeated-key-last: core\'s reader for a Web Request keeps only the last value of a repeated query key', async () => {
+  const request = new PikkuFetchHTTPRequest(new Request('http://localhost/todos?tags=home&tags=garden&list=home,garden'))
+  assert.deepEqual(await request.data(), { tags: 'garden', list: 'home,garden' })
 })
 
 test('path-case: a path with a parameter matches whatever the case; a path without one must match exactly', async () => {
