@@ -712,6 +712,25 @@ test('cors-preflight-express-server-workaround: on PikkuExpressServer, server.ap
   }
 })
 
+test('express-enable-cors-order: PikkuExpressServer.enableCors() adds its headers when called before init(), and none when called after', async () => {
+  const origin = { origin: 'https://other.example' }
+  for (const before of [true, false]) {
+    const port = await freePort()
+    const server = new PikkuExpressServer({ port, hostname: '127.0.0.1' }, app.services.logger)
+    if (before) server.enableCors(origin)
+    await server.init()
+    if (!before) server.enableCors(origin)
+    await server.start()
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`, { headers: { origin: 'https://other.example' } })
+      assert.equal(response.status, 200)
+      assert.equal(response.headers.get('access-control-allow-origin'), before ? 'https://other.example' : null)
+    } finally {
+      await server.stop()
+    }
+  }
+})
+
 test('cors-wildcard-credentials-throws: cors({ credentials: true }) with the default origin throws when called', () => {
   assert.throws(() => pikkuCors({ credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
   // Spelled out, as the http skill writes it, the wildcard is refused the same way.
