@@ -288,6 +288,38 @@ test('content-type-twice-express-500: a function that sets Content-Type and retu
   }
 })
 
+test('returns-json-false-arraybuffer-express: on a returnsJSON: false route, Express sends an ArrayBuffer result as {} and a Uint8Array as its bytes; core\'s fetch sends both', async () => {
+  // A route of its own, registered the way the generated files do, and removed again in finally.
+  const route = '/probe-bytes'
+  const bytes = new TextEncoder().encode('raw bytes')
+  let result: ArrayBuffer | Uint8Array = bytes.buffer
+  const func = { auth: false, func: async () => result }
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  registerProbe('probeBytes', func, { sessionless: true })
+  httpMeta.get[route] = { pikkuFuncId: 'probeBytes', route, method: 'get', auth: false, middleware: [] }
+  try {
+    coreWireHTTP({ method: 'get', route, auth: false, returnsJSON: false, func } as never)
+    httpRouter.reset()
+    const arrayBuffer = await fetch(`${app.url}${route}`)
+    assert.equal(arrayBuffer.status, 200)
+    assert.equal(await arrayBuffer.text(), '{}')
+    assert.equal(await (await coreFetch(new Request(`http://localhost${route}`))).text(), 'raw bytes')
+    result = bytes
+    const view = await fetch(`${app.url}${route}`)
+    assert.equal(await view.text(), 'raw bytes')
+    assert.equal(await (await coreFetch(new Request(`http://localhost${route}`))).text(), 'raw bytes')
+  } finally {
+    routes.get('get')?.delete(route)
+    delete httpMeta.get[route]
+    functions.delete('probeBytes')
+    delete functionMeta.probeBytes
+    httpRouter.reset()
+  }
+})
+
 test('unregistered-error-500: an error with no mapping answers 500; message and stack only outside production', async () => {
   // backupTodos writes under BACKUP_DIR; a folder below /dev/null cannot be made, so mkdir throws a plain Error.
   const before = { dir: process.env.BACKUP_DIR, env: process.env.NODE_ENV }
