@@ -468,6 +468,29 @@ test('fetch-client-errors: an error status throws PikkuFetchError with status, t
   })
 })
 
+test('fetch-client-post-no-data-core-422: a post() without data sends no body and no Content-Type, which core\'s reader for a Web Request refuses with 422; Express runs the function', async () => {
+  const client = new PikkuFetch({ serverUrl: 'http://pikku.test' })
+  client.setAuthorizationJWT(await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'erin', role: 'admin' }))
+  const realFetch = globalThis.fetch
+  // The client calls the global fetch; hand its requests to core's fetch, as a Web Request host would.
+  globalThis.fetch = ((url: string, init?: RequestInit) => coreFetch(new Request(url, init))) as typeof fetch
+  try {
+    await assert.rejects(client.post('/session/act-as-member'), (error: unknown) => {
+      assert.ok(error instanceof PikkuFetchError)
+      assert.equal(error.status, 422)
+      assert.match(error.message, /Unsupported content type/)
+      return true
+    })
+    // The typed post() refuses {} for a void input; the untyped api() sends it as a JSON body, which passes.
+    assert.deepEqual(await client.api('/session/act-as-member', 'POST', {}), { role: 'member' })
+  } finally {
+    globalThis.fetch = realFetch
+  }
+  const express = new PikkuFetch({ serverUrl: app.url })
+  express.setAuthorizationJWT(await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'erin', role: 'admin' }))
+  assert.deepEqual(await express.post('/session/act-as-member'), { role: 'member' })
+})
+
 test('fetch-client-unregistered-500: an error with no registered status throws PikkuFetchError named PikkuFetchError: the body carries errorId but no name', async () => {
   const client = new PikkuFetch({ serverUrl: app.url })
   client.setAuthorizationJWT(await jwt.encode({ value: -1, unit: 'hour' }, { userId: 'dora', role: 'member' }))
