@@ -15,7 +15,10 @@ import { ROOT } from './lib/content.mjs';
 const SUITE = join(APP, 'tests', 'behaviour');
 const RESULTS = join(APP, '.behaviour', 'results.json');
 const REPORT = join(APP, '.behaviour', 'claims-report.txt');
-const LEFTOVER = /^todo-(redis|postgres)-/;
+// The harness names its servers' temporary folders after the run (BEHAVIOUR_RUN), so that a run checks and removes only
+// what it started itself, never the servers of another run on the same machine.
+const RUN = String(process.pid);
+const LEFTOVER = new RegExp(`^todo-(redis|postgres)-${RUN}-`);
 
 if (!existsSync(join(APP, '.pikku', 'pikku-bootstrap.gen.ts'))) {
   console.error('behaviour: examples/todo-app/.pikku is missing; run `npm run app:generate` first');
@@ -53,7 +56,7 @@ const run = spawnSync(
     `--test-reporter-destination=${RESULTS}`,
     ...chosen,
   ],
-  { cwd: APP, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { cwd: APP, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', BEHAVIOUR_RUN: RUN } },
 );
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 

@@ -53,6 +53,12 @@ const stopChild = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM')
   })
 
+/**
+ * The run these services belong to, in their temporary folders' names: scripts/behaviour.mjs sets it, and after the
+ * run removes only its own leftovers, not those of another run on the same machine.
+ */
+const RUN = process.env.BEHAVIOUR_RUN ?? 'direct'
+
 const need = (command: string, pkg: string): string => {
   const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim()
   if (!found) throw new Error(`${command} is not installed: the behaviour suite needs Debian's ${pkg} package`)
@@ -61,7 +67,7 @@ const need = (command: string, pkg: string): string => {
 
 export const startRedis = async (): Promise<RunningService> => {
   const bin = need('redis-server', 'redis-server')
-  const dir = mkdtempSync(join(tmpdir(), 'todo-redis-'))
+  const dir = mkdtempSync(join(tmpdir(), `todo-redis-${RUN}-`))
   const port = await freePort()
   let output = ''
   const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
@@ -100,7 +106,7 @@ const postgresBin = (): string => {
 
 export const startPostgres = async (): Promise<RunningService> => {
   const bin = postgresBin()
-  const dir = mkdtempSync(join(tmpdir(), 'todo-postgres-'))
+  const dir = mkdtempSync(join(tmpdir(), `todo-postgres-${RUN}-`))
   const data = join(dir, 'data')
   // initdb refuses to run as root: as root, the cluster belongs to the package's postgres user.
   const asRoot = userInfo().uid === 0
