@@ -241,6 +241,16 @@ test('approval-two-pending-one-answer: answering one of two approvals continues 
   assert.equal(await services.todoStore.get(fourth.todoId), undefined)
 })
 
+test('approval-unknown-id-already-resolved: an answer whose toolCallId is not pending gets the "already resolved by another caller" error, and the tool does not run', async () => {
+  const todo = await newTodo('alice', 'Mistyped answer')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const turn = await (await ask('alice', 'Delete mistyped', 'alice-mistyped')).json()
+  const response = await answer('alice', turn.runId, 'not-a-tool-call-id', true)
+  assert.equal(response.status, 500)
+  assert.equal((await response.json()).message, `Approvals for run ${turn.runId} were already resolved by another caller`)
+  assert.ok(await services.todoStore.get(todo.todoId))
+})
+
 test('approval-declined: a declined call is not run, and the model is told the user declined and not to retry', async () => {
   const todo = await newTodo('alice', 'Keep me')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
