@@ -58,8 +58,9 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
 `
 
 /**
- * Starts `pikku watch` in the scratch project, touches the faulty file (a pass that fails on PKU410/PKU411), then
- * writes the fixed file and waits for the next pass. Resolves with the output after the fix; stops the watcher.
+ * Starts `pikku watch` in the scratch project, whose first pass (run as soon as the watcher is ready) fails on
+ * PKU410/PKU411; once it has, writes the fixed file and waits for the pass that change starts (watch.ts registers its
+ * change handlers after that first pass). Resolves with the output after the fix; stops the watcher.
  */
 const watchThenFix = (): Promise<Run> =>
   new Promise((resolve, reject) => {
@@ -78,16 +79,12 @@ const watchThenFix = (): Promise<Run> =>
     const passes = () => output.match(/Error running watch|Generated in \d+ms/g)?.length ?? 0
     const onData = (chunk: Buffer) => {
       output += chunk
-      if (step === 0 && output.includes('Watching directories')) {
+      if (step === 0 && passes() === 1) {
         step = 1
-        // Give the watcher a moment to finish its initial scan before the first change.
-        setTimeout(() => writeFileSync(file, readFileSync(file, 'utf8') + '// touched\n'), 3000)
-      } else if (step === 1 && passes() === 1) {
-        step = 2
         fixedAt = output.length
         writeFileSync(file, FIXED_FUNCTIONS)
-      } else if (step === 2 && passes() === 2) {
-        step = 3
+      } else if (step === 1 && passes() === 2) {
+        step = 2
         finish()
       }
     }
