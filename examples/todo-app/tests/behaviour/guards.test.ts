@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import type { JWTService } from '@pikku/core/services'
 import { addGlobalMiddleware, addHTTPMiddleware, pikkuMiddleware } from '#pikku/middleware'
 import { addGlobalPermission, pikkuPermission } from '#pikku/auth'
+import { pikkuState } from '@pikku/core/state'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 
@@ -189,6 +190,30 @@ test('or-of-ands: an entry passes if any group passes, and an array group only i
   assert.equal(await status({ 'x-deny-a': '1' }), 403) // quiet fails on one guard, allowed fails
   assert.equal(await status({ 'x-deny-b': '1' }), 403)
   assert.equal(await status({ 'x-deny-a': '1', 'x-allow': '1' }), 200) // the other alternative passes
+})
+
+test('empty-array-group-passes: an array group with no guards passes, so it opens the entry it is in', async () => {
+  const globals = pikkuState(null, 'permissions', 'global') as unknown[]
+  const refuseProbe = pikkuPermission(async (_services, _data, wire) => !hasHeader(wire, 'x-empty-group'))
+  const withEmpty = { refuseProbe, none: [] }
+  const alone = { refuseProbe }
+  const drop = (entry: unknown) => {
+    const index = globals.indexOf(entry)
+    if (index >= 0) globals.splice(index, 1)
+  }
+  const status = async () =>
+    (await fetch(`${app.url}/todos`, { headers: { 'x-empty-group': '1', ...(await as(alice)) } })).status
+  try {
+    addGlobalPermission(withEmpty)
+    assert.equal(await status(), 200) // refuseProbe says no, the empty group says yes
+    drop(withEmpty)
+    addGlobalPermission(alone)
+    assert.equal(await status(), 403) // the same guard on its own refuses
+  } finally {
+    drop(withEmpty)
+    drop(alone)
+    addGlobalPermission([]) // registers nothing, and clears the resolved-globals cache
+  }
 })
 
 // ---- middleware order
