@@ -264,3 +264,22 @@ test('middleware-error-stops: an error thrown in middleware ends the call with i
   // passed up through the outermost middleware's next() without its code after next() running.
   assert.deepEqual(seen.get('error'), ['outermost in, session none'])
 })
+
+test('middleware-late-registration: global middleware added after a wiring\'s first call does not run for that wiring', async () => {
+  const globals = pikkuState(null, 'middleware', 'global') as unknown[]
+  const late = pikkuMiddleware(async (_services, wire, next) => {
+    record(wire, 'late')
+    await next()
+  })
+  try {
+    // The first call builds and caches the chain of GET /todos, if an earlier test has not already.
+    assert.equal((await fetch(`${app.url}/todos`, { headers: await as(alice) })).status, 200)
+    addGlobalMiddleware([late])
+    assert.equal((await fetch(`${app.url}/todos`, { headers: { 'x-trace': 'late', ...(await as(alice)) } })).status, 200)
+    assert.ok((seen.get('late') ?? []).length > 0) // the chain ran, as recorded by the earlier middleware
+    assert.ok(!(seen.get('late') ?? []).includes('late'))
+  } finally {
+    const index = globals.indexOf(late)
+    if (index >= 0) globals.splice(index, 1)
+  }
+})
