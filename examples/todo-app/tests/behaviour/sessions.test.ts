@@ -5,11 +5,15 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
   InMemorySessionStore,
+  PikkuSessionService,
   type JWTService,
 } from '@pikku/core/services'
+import { runPikkuFunc } from '@pikku/core/function'
+import { pikkuState } from '@pikku/core/state'
 import type { UserSession } from '../../src/application-types.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
+import { registerProbe } from './harness/core-probes.js'
 
 /** An in-memory session store that records every call the runner makes to it. */
 class RecordingSessionStore extends InMemorySessionStore<UserSession> {
@@ -159,4 +163,44 @@ test('store-untouched-over-http: with a sessionStore, HTTP calls whose session c
   assert.deepEqual(sessionStore.calls, [])
   // The stored session is still there: clearSession did not reach the store.
   assert.equal((await sessionStore.get('u_member'))?.role, 'admin')
+})
+
+test('invoke-after-set-session: rpc.invoke after the caller\'s setSession runs the target with the caller\'s starting session', async () => {
+  const functions = pikkuState(null, 'function', 'functions')
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  const seenByCaller: (string | undefined)[] = []
+  // The admin's setSession writes through to the store (the runner knows the id here), so the entry is put back after.
+  const storedBefore = await sessionStore.get('u_admin')
+  // Run as the HTTP runner runs a function: with a session service, and the session the call arrived with.
+  const run = (arrived?: UserSession) =>
+    runPikkuFunc('rpc', 'switchThenInvokeProbe', 'switchThenInvokeProbe', {
+      singletonServices: app.services as never,
+      data: () => ({}),
+      wire: (arrived ? { session: arrived } : {}) as never,
+      sessionService: new PikkuSessionService<UserSession>() as never,
+    })
+  try {
+    registerProbe('whoIsCallingProbe', {
+      func: async (_services: unknown, _data: unknown, wire: any) => ({ userId: wire.session?.userId }),
+    })
+    registerProbe('switchThenInvokeProbe', {
+      func: async (_services: unknown, _data: unknown, wire: any) => {
+        await wire.setSession(member)
+        seenByCaller.push(wire.getSession()?.userId)
+        return wire.rpc.invoke('whoIsCallingProbe', {})
+      },
+    }, { sessionless: true })
+    // The caller switched to the member, but the target still runs as the admin the call arrived as.
+    assert.deepEqual(await run(admin), { userId: 'u_admin' })
+    // A sign-in that arrived with no session: the session function it invokes sees none.
+    await assert.rejects(run(), { name: 'ForbiddenError', message: 'Authentication required' })
+    assert.deepEqual(seenByCaller, ['u_member', 'u_member'])
+  } finally {
+    for (const name of ['whoIsCallingProbe', 'switchThenInvokeProbe']) {
+      functions.delete(name)
+      delete meta[name]
+    }
+    if (storedBefore) await sessionStore.set('u_admin', storedBefore)
+    else await sessionStore.clear('u_admin')
+  }
 })
