@@ -8,6 +8,9 @@ import type { JWTService } from '@pikku/core/services'
 import { addGlobalMiddleware, addHTTPMiddleware, pikkuMiddleware } from '#pikku/middleware'
 import { addGlobalPermission, pikkuPermission } from '#pikku/auth'
 import { pikkuState } from '@pikku/core/state'
+import { runPikkuFunc } from '@pikku/core/function'
+import { wireCLI } from '@pikku/core/cli'
+import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 
@@ -213,6 +216,32 @@ test('empty-array-group-passes: an array group with no guards passes, so it open
     drop(withEmpty)
     drop(alone)
     addGlobalPermission([]) // registers nothing, and clears the resolved-globals cache
+  }
+})
+
+test('cli-command-permissions-everywhere: a wireCLI command\'s permissions replace its function\'s own for every caller in the process', async () => {
+  const functions = pikkuState(null, 'function', 'functions')
+  const programs = pikkuState(null, 'cli', 'programs') as Record<string, unknown>
+  const originalConfig = functions.get('listTodosForOwner')
+  const originalProgram = programs.todos
+  // listTodosForOwner reached by name, as rpc.invoke reaches it, not through the CLI.
+  const callByName = () =>
+    runPikkuFunc('rpc', 'listTodosForOwner', 'listTodosForOwner', {
+      singletonServices: app.services as never,
+      data: () => ({ owner: 'u_alice' }),
+      wire: {} as never,
+    })
+  try {
+    assert.ok(Array.isArray(await callByName()))
+    // The app's todos program again, with one command that only a refusing permission may run.
+    wireCLI({
+      program: 'todos',
+      commands: { list: { func: listTodosForOwner, permissions: { terminalOnly: async () => false } } },
+    } as never)
+    await assert.rejects(callByName(), { name: 'ForbiddenError', message: 'Permission denied' })
+  } finally {
+    if (originalConfig) functions.set('listTodosForOwner', originalConfig)
+    programs.todos = originalProgram
   }
 })
 
