@@ -388,6 +388,23 @@ test('signed-job-session-loaded: a job whose signed pikkuUserId verifies gets th
   }
 })
 
+test('signed-job-session-warns: a pikkuFunc worker whose signed job loads a session runs, and still logs the "auth was explicitly disabled" warning', async () => {
+  const sessionStore = new InMemorySessionStore<UserSession>()
+  await sessionStore.set('u-kim', { userId: 'u-kim', role: 'member' })
+  const warnings = collectLogs(services, 'warn')
+  try {
+    const job = await signedOwnerJob('u-kim', sessionStore)
+    assert.deepEqual(await runQueueJob({ job }), { jobId: null })
+    assert.ok(
+      warnings.lines.includes("Function 'queueReminder' requires a session but auth was explicitly disabled — use pikkuSessionlessFunc instead."),
+      warnings.lines.join('\n'),
+    )
+  } finally {
+    warnings.restore()
+    dropSignedSetup()
+  }
+})
+
 test('signed-job-no-stored-session: a job whose signed pikkuUserId verifies gets no session when the sessionStore holds none for that user, so a pikkuFunc worker fails', async () => {
   // A store that holds a session for someone else, and nothing for u-lee.
   const sessionStore = new InMemorySessionStore<UserSession>()
