@@ -9,6 +9,7 @@ import { addGlobalMiddleware, addHTTPMiddleware, pikkuMiddleware } from '#pikku/
 import { addGlobalPermission, pikkuPermission } from '#pikku/auth'
 import { pikkuState } from '@pikku/core/state'
 import { runPikkuFunc } from '@pikku/core/function'
+import { NotFoundError } from '@pikku/core/errors'
 import { wireCLI } from '@pikku/core/cli'
 import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
@@ -215,6 +216,27 @@ test('empty-array-group-passes: an array group with no guards passes, so it open
   } finally {
     drop(withEmpty)
     drop(alone)
+    addGlobalPermission([]) // registers nothing, and clears the resolved-globals cache
+  }
+})
+
+test('throwing-group-ends-check: a guard that throws ends the OR check with its error, even when a later group would pass', async () => {
+  const globals = pikkuState(null, 'permissions', 'global') as unknown[]
+  const throwsFirst = pikkuPermission(async (_services, _data, wire) => {
+    if (hasHeader(wire, 'x-throw')) throw new NotFoundError('No such record')
+    return false
+  })
+  const allowedLater = pikkuPermission(async (_services, _data, wire) => hasHeader(wire, 'x-allow-later'))
+  const entry = { throwsFirst, allowedLater }
+  const status = async (headers: Record<string, string>) =>
+    (await fetch(`${app.url}/todos`, { headers: { ...headers, ...(await as(alice)) } })).status
+  try {
+    addGlobalPermission(entry)
+    assert.equal(await status({ 'x-allow-later': '1' }), 200) // the first group says no, the second yes
+    assert.equal(await status({ 'x-allow-later': '1', 'x-throw': '1' }), 404) // the first group's error answers
+  } finally {
+    const index = globals.indexOf(entry)
+    if (index >= 0) globals.splice(index, 1)
     addGlobalPermission([]) // registers nothing, and clears the resolved-globals cache
   }
 })
