@@ -251,6 +251,51 @@ test('approval-unknown-id-already-resolved: an answer whose toolCallId is not pe
   assert.ok(await services.todoStore.get(todo.todoId))
 })
 
+test('approval-other-run-tool-call-id: approve for one run with a toolCallId pending on another user\'s run clears that request and continues the first run; neither tool runs, and the other run stays suspended with nothing to answer', async () => {
+  const alices = await newTodo('alice', 'Alice\'s draft')
+  const bobs = await newTodo('bob', 'Bob\'s draft')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: alices.todoId } }] })
+  const aliceTurn = await (await ask('alice', 'Delete my draft', 'alice-cross-run')).json()
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: bobs.todoId } }] })
+  const bobTurn = await (await ask('bob', 'Delete my draft', 'bob-cross-run')).json()
+  const aliceCall = aliceTurn.pendingApprovals[0].toolCallId
+  const bobCall = bobTurn.pendingApprovals[0].toolCallId
+  assert.notEqual(aliceCall, bobCall, 'the two runs have different tool call ids, as a real provider\'s would')
+  assert.notEqual(aliceTurn.runId, bobTurn.runId)
+
+  // The streaming resume route looks for the id on the run it resumes, so Bob's request is untouched.
+  const streamed = await sseEvents(await stream('alice', '/assistant/resume', { runId: aliceTurn.runId, toolCallId: bobCall, approved: true }))
+  assert.deepEqual(streamed, [{ type: 'error', errorText: 'Internal server error' }, { type: 'done' }])
+  assert.equal((await services.agentRunState.getRun(bobTurn.runId)).pendingApprovals.length, 1)
+
+  // approve claims the id on whichever run holds it: Alice's run goes on, Bob's request is gone.
+  model.answer({ text: 'Alice continued.' })
+  const crossed = await answer('alice', aliceTurn.runId, bobCall, true)
+  assert.equal(crossed.status, 200)
+  assert.deepEqual(await crossed.json(), { runId: aliceTurn.runId, reply: 'Alice continued.', pendingApprovals: [] })
+  assert.equal(model.calls.length, 3, 'the model was called again for Alice\'s run')
+  assert.ok(await services.todoStore.get(alices.todoId), 'Alice\'s tool did not run')
+  assert.ok(await services.todoStore.get(bobs.todoId), 'Bob\'s tool did not run')
+  assert.equal((await services.agentRunState.getRun(aliceTurn.runId)).status, 'completed')
+  const bobRun = await services.agentRunState.getRun(bobTurn.runId)
+  assert.equal(bobRun.status, 'suspended')
+  assert.deepEqual(bobRun.pendingApprovals, [])
+
+  // Bob can no longer answer his own request, on either route.
+  const bobAnswer = await answer('bob', bobTurn.runId, bobCall, true)
+  assert.equal(bobAnswer.status, 500)
+  assert.equal((await bobAnswer.json()).message, `Approvals for run ${bobTurn.runId} were already resolved by another caller`)
+  const bobStreamed = await sseEvents(await stream('bob', '/assistant/resume', { runId: bobTurn.runId, toolCallId: bobCall, approved: true }))
+  assert.deepEqual(bobStreamed, [{ type: 'error', errorText: 'Internal server error' }, { type: 'done' }])
+  // Nor can Alice answer her own: her run is over.
+  const aliceOwn = await answer('alice', aliceTurn.runId, aliceCall, true)
+  assert.equal(aliceOwn.status, 500)
+  assert.equal((await aliceOwn.json()).message, `Run ${aliceTurn.runId} is not suspended (status: completed)`)
+  assert.ok(await services.todoStore.get(alices.todoId))
+  assert.ok(await services.todoStore.get(bobs.todoId))
+  assert.equal(model.calls.length, 3)
+})
+
 test('approval-declined: a declined call is not run, and the model is told the user declined and not to retry', async () => {
   const todo = await newTodo('alice', 'Keep me')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
