@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { APIGatewayEvent, APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda'
 import { getSingletonServices, pikkuState } from '@pikku/core/state'
+import { ForbiddenError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { SQSQueueService } from '@pikku/aws-services'
 import { runFetchV2 } from '@pikku/lambda/http'
@@ -268,7 +269,7 @@ test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null c
   assert.deepEqual(sent, ['c2'])
 })
 
-test('lambda-connect-errors: connectWebsocket answers 200 and keeps the channel when onConnect throws, and rejects for a path no channel has', async () => {
+test('lambda-connect-errors: connectWebsocket answers 200 and keeps the channel when onConnect throws, logging only an unregistered error, and rejects for a path no channel has', async () => {
   const { connectWebsocket } = await import('@pikku/lambda/websocket')
   const connectEvent = (connectionId: string, path: string) =>
     ({
@@ -290,15 +291,34 @@ test('lambda-connect-errors: connectWebsocket answers 200 and keeps the channel 
   // greetSocket is made to throw for this test only; the function runner reads `func` at each call.
   const config = pikkuState(null, 'function', 'functions').get('greetSocket') as { func: (...args: unknown[]) => Promise<unknown> }
   const original = config.func
-  config.func = async () => {
-    throw new Error('onConnect failed')
-  }
+  // The logger's error and warn are recorded for this test only, and put back in `finally`.
+  const logger = getSingletonServices().logger
+  const { error: loggerError, warn: loggerWarn } = logger
+  const logged: string[] = []
+  logger.error = ((message: unknown) => void logged.push(String(message))) as never
+  logger.warn = ((message: unknown) => void logged.push(String(message))) as never
   try {
+    config.func = async () => {
+      throw new Error('onConnect failed')
+    }
     const result = await connectWebsocket(connectEvent('c-fail', '/todos/live'), { channelStore: channelStore as never })
     assert.equal(result.statusCode, 200)
     assert.ok(stored.has('c-fail'))
+    // An unregistered error is logged (handle-error.ts logs its message).
+    assert.ok(logged.includes('onConnect failed'))
+    // A registered one, here ForbiddenError (403), is not logged at all: connectWebsocket passes no logWarningsForStatusCodes.
+    logged.length = 0
+    config.func = async () => {
+      throw new ForbiddenError('Not for you')
+    }
+    const refused = await connectWebsocket(connectEvent('c-forbidden', '/todos/live'), { channelStore: channelStore as never })
+    assert.equal(refused.statusCode, 200)
+    assert.ok(stored.has('c-forbidden'))
+    assert.deepEqual(logged, [])
   } finally {
     config.func = original
+    logger.error = loggerError
+    logger.warn = loggerWarn
   }
   await assert.rejects(connectWebsocket(connectEvent('c-404', '/no-such-channel'), { channelStore: channelStore as never }), /Channel not found/)
   assert.ok(!stored.has('c-404'))
