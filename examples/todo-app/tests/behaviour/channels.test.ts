@@ -268,7 +268,7 @@ test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no a
   assert.deepEqual(c.frames, [{ signedIn: true }, listed])
 })
 
-test('inherited-key-routes-to-error: an action naming an Object.prototype member, such as toString, is taken for a route and answers an error instead of being ignored', async () => {
+test('inherited-key-routes-to-error: an action naming an Object.prototype member, such as toString, is taken for a route and answers an error instead of being ignored (Unauthorized on a socket without a session)', async () => {
   const c = await signedIn('proto')
   await c.call('subscribeToChanges')
   c.send({ action: 'toString' })
@@ -277,6 +277,12 @@ test('inherited-key-routes-to-error: an action naming an Object.prototype member
   // error closes the channel 200 ms later, whose onDisconnect (forgetSocket) takes the socket off its topic.
   assert.deepEqual(reply, { error: "Cannot read properties of undefined (reading 'lastIndexOf')", errorName: 'TypeError' })
   await untilSubscribers('todos:proto', 0)
+  // Without a session the channel's auth check comes first, so the route is refused like any other.
+  const anonymous = await client()
+  await anonymous.next((f) => 'signedIn' in f)
+  anonymous.send({ action: 'toString' })
+  assert.equal(await anonymous.next(() => true, 3000, 1), "Unauthorized for route 'action:toString'")
+  assert.deepEqual(await anonymous.next(() => true, 3000, 2), { action: 'toString' })
 })
 
 test('on-message-raw-text: onMessage gets a JSON frame parsed on a channel with onMessageWiring, and the frame\'s text on a channel without it', async () => {
