@@ -302,6 +302,17 @@ test('json-logger-lines: JsonConsoleLogger prints one JSON object per line, leve
   assert.equal(lines[1], '{"level":"info","traceId":"trace-2","todoId":"t_1","meta":["extra"]}')
 })
 
+test('json-logger-error-meta: JsonConsoleLogger prints an Error passed after the message as {}, and an object\'s own level or traceId field replaces the entry\'s', async () => {
+  const lines = await captureConsole(() => {
+    const logger = new JsonConsoleLogger().scope('trace-3')
+    logger.error('Error stopping service mailer:', new Error('stop failed'))
+    logger.info({ level: 'audit', traceId: 'from-the-object', todoId: 't_1' })
+  })
+  // The Error's message and stack are gone: JSON.stringify finds no enumerable fields on it.
+  assert.equal(lines[0], '{"level":"error","traceId":"trace-3","message":"Error stopping service mailer:","meta":[{}]}')
+  assert.equal(lines[1], '{"level":"audit","traceId":"from-the-object","todoId":"t_1"}')
+})
+
 test('http-logs-trace-id: the HTTP runner scopes its error lines with the request id (x-request-id), but not every line it logs', async () => {
   app.services.logger.setLevel(LogLevel.info)
   let response: Response | undefined
