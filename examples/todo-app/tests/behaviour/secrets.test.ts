@@ -128,6 +128,15 @@ test('typed-secret-cached: the typed service keeps the first value it read, and 
   assert.equal((await typed.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'set-through-typed')
 })
 
+test('typed-has-secret-cached-absence: once the typed getSecret has found an optional secret missing, the typed hasSecret answers true; getMissing still lists it', async () => {
+  const typed = new TypedSecretService(secretsFrom({ JWT_SECRET: 'x'.repeat(32) }))
+  assert.equal(await typed.hasSecret('DIGEST_WEBHOOK_URL'), false)
+  assert.equal(await typed.getSecret('DIGEST_WEBHOOK_URL'), undefined)
+  // The cached absence counts as a cache entry, and hasSecret answers true for any key it has cached.
+  assert.equal(await typed.hasSecret('DIGEST_WEBHOOK_URL'), true)
+  assert.ok((await typed.getMissing()).some((s) => s.secretId === 'DIGEST_WEBHOOK_URL'))
+})
+
 test('typed-secret-missing-list: getMissing lists every declared secret without a value, optional ones included', async () => {
   const typed = new TypedSecretService(secretsFrom({ JWT_SECRET: 'x'.repeat(32) }))
   const missing = (await typed.getMissing()).map((s) => s.secretId)
