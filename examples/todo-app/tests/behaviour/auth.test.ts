@@ -14,6 +14,7 @@ import type { UserSession } from '../../src/application-types.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT, forgedToken } from './harness/http.js'
 import { createJWTService } from '../../src/jwt-service.js'
+import { JoseJWTService } from '@pikku/jose'
 
 let app: RunningApp
 let jwt: JWTService
@@ -335,4 +336,21 @@ test('logged-token-400: a token captured with a ConsoleLogger line is sent by cu
   // No content type: the bare 400 of Node.js's HTTP parser, not a Pikku error body.
   assert.equal(stdout, '400 []')
   await assert.rejects(fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${captured}` } }), TypeError)
+})
+
+test('jose-key-list-read-once: a running JoseJWTService keeps signing with the key it loaded; only a decode that meets an unknown kid reads the list again', async () => {
+  let keys = [{ id: 'key-1', value: 'first-key-of-at-least-32-characters' }]
+  const service = new JoseJWTService(async () => keys)
+  const other = new JoseJWTService(async () => keys)
+  const kidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid
+  const sign = (by: JoseJWTService) => by.encode({ value: 1, unit: 'hour' }, { userId: 'u_alice' })
+  assert.equal(kidOf(await sign(service)), 'key-1')
+  // Rotate: the new key goes first, the old one stays for verifying.
+  keys = [{ id: 'key-2', value: 'second-key-of-at-least-32-characters' }, keys[0]!]
+  assert.equal(kidOf(await sign(service)), 'key-1')
+  // A token signed with key-2 elsewhere makes decode reload the list, and from then on this service signs with key-2.
+  const fromOther = await sign(other)
+  assert.equal(kidOf(fromOther), 'key-2')
+  await service.decode(fromOther)
+  assert.equal(kidOf(await sign(service)), 'key-2')
 })
