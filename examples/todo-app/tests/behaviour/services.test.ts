@@ -229,6 +229,35 @@ test('secrets-denied-in-permission: a permission reading services.secrets throws
   )
 })
 
+test('permission-no-wire-services: a permission guard gets the singleton services only; the wire services are built after it passes', async () => {
+  const seen: Record<string, boolean> = {}
+  pikkuWireServices(async () => ({ probeWireService: { hello: 'wire' } }) as never)
+  try {
+    registerProbe('guardSeesNoWireServices', {
+      permissions: {
+        probe: async (services: any) => {
+          seen.guard = services.probeWireService !== undefined
+          return true
+        },
+      },
+      func: async (services: any) => {
+        seen.func = services.probeWireService !== undefined
+        return 'ran'
+      },
+    } as never, { sessionless: true })
+    const result = await runPikkuFunc('rpc', 'guardSeesNoWireServices', 'guardSeesNoWireServices', {
+      singletonServices: app.services as never,
+      createWireServices: getCreateWireServices(),
+      data: () => ({}),
+      wire: {} as never,
+    })
+    assert.equal(result, 'ran')
+    assert.deepEqual(seen, { guard: false, func: true })
+  } finally {
+    pikkuWireServices(async () => ({}))
+  }
+})
+
 // --- the content service (docs/api/content-service.mdx): LocalContent and its request handler ---
 
 const contentSetup = async () => {
