@@ -13,6 +13,7 @@ import { createLocalContentRequestHandler } from '@pikku/core/services/local-con
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
@@ -317,6 +318,27 @@ test('content-round-trip: the request handler stores a signed upload and serves 
     // An unsigned read is refused; a path outside both prefixes is not a content request.
     assert.notEqual((await handle(new Request('http://localhost/assets/attachments/t1/u1')))?.status, 200)
     assert.equal(await handle(new Request('http://localhost/todos')), null)
+  } finally {
+    await cleanup()
+  }
+})
+
+test('content-size-limit: the request handler refuses an upload larger than sizeLimit, 1mb when unset, with 413; LocalContent.writeFile does not read sizeLimit', async () => {
+  const { root, content, handle, cleanup } = await contentSetup()
+  try {
+    const put = async (handler: typeof handle, bytes: number) => {
+      const { uploadUrl } = await content.getUploadURL({ bucket: 'attachments', fileKey: 't1/big', contentType: 'application/octet-stream' })
+      const response = await handler(new Request(new URL(uploadUrl, 'http://localhost'), { method: 'PUT', body: new Uint8Array(bytes) }))
+      return { status: response?.status, text: await response?.text() }
+    }
+    assert.deepEqual(await put(handle, 1024 * 1024 + 1), { status: 413, text: 'Content too large' })
+    assert.equal((await put(handle, 1024 * 1024)).status, 200)
+    const config = { localFileUploadPath: root, uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets', sizeLimit: '2mb' }
+    const roomier = createLocalContentRequestHandler({ content: config, logger: app.services.logger, getJWT: () => app.services.jwt })
+    assert.equal((await put(roomier, 1024 * 1024 + 1)).status, 200)
+    // The service itself writes past the limit its config names.
+    const strict = new LocalContent({ ...config, sizeLimit: '1kb' }, app.services.logger, app.services.jwt!)
+    assert.equal(await strict.writeFile({ bucket: 'attachments', key: 't1/server-side', stream: Readable.from([Buffer.alloc(4096)]) }), true)
   } finally {
     await cleanup()
   }
