@@ -9,6 +9,7 @@ import { UnprocessableContentError, MissingSchemaError } from '@pikku/core/error
 import { addSchema, coerceTopLevelDataFromSchema, compileAllSchemas, getSchema, validateSchema } from '@pikku/core/schema'
 import { AjvSchemaService } from '@pikku/schema-ajv'
 import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
+import { recordingLogger } from './harness/core-probes.js'
 
 const logger = new ConsoleLogger()
 if (!process.env.LOG) logger.setLevel(LogLevel.critical)
@@ -52,6 +53,20 @@ test('ajv-draft-07-ok: AjvSchemaService compiles a type-made draft-07 schema and
   ajv.compileSchema('ListTodosInput', getSchema('ListTodosInput'))
   ajv.validateSchema('ListTodosInput', { done: false })
   assert.throws(() => ajv.validateSchema('ListTodosInput', { done: 'false' }), UnprocessableContentError)
+})
+
+test('schema-rejection-logged: both schema services log every input they refuse at error level before throwing the 422', () => {
+  for (const make of [(l: never) => new CFWorkerSchemaService(l), (l: never) => new AjvSchemaService(l)]) {
+    const { lines, logger: recording } = recordingLogger()
+    const service = make(recording as never)
+    service.compileSchema('ListTodosInput', getSchema('ListTodosInput'))
+    service.validateSchema('ListTodosInput', { done: false })
+    assert.deepEqual(lines.filter((l) => l.level === 'error'), [])
+    assert.throws(() => service.validateSchema('ListTodosInput', { done: 'false' }), UnprocessableContentError)
+    const errors = lines.filter((l) => l.level === 'error')
+    assert.equal(errors.length, 1)
+    assert.ok(errors[0]!.text.startsWith("failed to validate request data against schema 'ListTodosInput'"), errors[0]!.text)
+  }
 })
 
 test('schema-keys: getSchemaKeys lists a schema\'s top-level properties, and is empty for an unknown name', () => {
