@@ -541,6 +541,33 @@ test('generated-client: PikkuWebSocket sends routed messages, matches replies an
   socket.close()
 })
 
+/** A stand-in socket for the generated client: it records what is sent, and `deliver` plays an incoming text frame. */
+const fakeSocket = () => {
+  const socket = { binaryType: '', sent: [] as string[], onmessage: null as null | ((event: { data: unknown }) => void) }
+  const send = (data: string) => void socket.sent.push(data)
+  const deliver = (message: unknown) => socket.onmessage!({ data: JSON.stringify(message) })
+  return { socket: Object.assign(socket, { send }), deliver }
+}
+
+test('generated-client-callback-throws: a callback that throws is swallowed, and the callbacks after it miss that frame', async () => {
+  const { socket, deliver } = fakeSocket()
+  const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+  const plain: unknown[] = []
+  const heard: unknown[] = []
+  live.getRoute('action').subscribe('getTodo', () => {
+    throw new Error('bug in a callback')
+  })
+  live.subscribe((message) => plain.push(message))
+  live.subscribeToEventHub('todos:t', (message) => heard.push(message))
+  // No exception reaches the caller: the client catches it around the whole dispatch of the frame.
+  assert.doesNotThrow(() => deliver({ action: 'getTodo', todoId: 't1' }))
+  assert.deepEqual(plain, [])
+  // A frame that no throwing callback matches still reaches every plain and event-hub callback.
+  deliver({ topic: 'todos:t', data: { todoId: 't1' } })
+  assert.deepEqual(plain, [{ topic: 'todos:t', data: { todoId: 't1' } }])
+  assert.deepEqual(heard, [{ topic: 'todos:t', data: { todoId: 't1' } }])
+})
+
 test('pg-event-hub-large-payload-rejects: a PgEventHubService publish over the 8 kB NOTIFY limit reaches this process\'s subscribers, then rejects', async () => {
   const { PgEventHubService } = await import('@pikku/kysely-postgres')
   const pg = await startPostgres()
