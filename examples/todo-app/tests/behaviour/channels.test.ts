@@ -568,6 +568,23 @@ test('generated-client-callback-throws: a callback that throws is swallowed, and
   assert.deepEqual(heard, [{ topic: 'todos:t', data: { todoId: 't1' } }])
 })
 
+test('generated-client-event-hub-unsubscribe: unsubscribe(callback) does not remove a subscribeToEventHub callback; unsubscribe() removes it with every plain one', async () => {
+  const { socket, deliver } = fakeSocket()
+  const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+  const heard: unknown[] = []
+  const plain: unknown[] = []
+  const onChange = (message: unknown) => void heard.push(message)
+  live.subscribeToEventHub('todos:t', onChange)
+  live.subscribe((message) => plain.push(message))
+  live.unsubscribe(onChange)
+  deliver({ topic: 'todos:t', data: 1 })
+  assert.equal(heard.length, 1)
+  live.unsubscribe()
+  deliver({ topic: 'todos:t', data: 2 })
+  assert.equal(heard.length, 1)
+  assert.equal(plain.length, 1)
+})
+
 test('pg-event-hub-large-payload-rejects: a PgEventHubService publish over the 8 kB NOTIFY limit reaches this process\'s subscribers, then rejects', async () => {
   const { PgEventHubService } = await import('@pikku/kysely-postgres')
   const pg = await startPostgres()
