@@ -332,3 +332,35 @@ test('react-query-key: usePikkuQuery caches under [name, data] and fetches throu
   assert.deepEqual(queryClient.getQueryData(['countOpenTodos', null]), { open: 1, overdue: 0 })
   queryClient.clear()
 })
+
+test('react-query-infinite-shares-key: usePikkuInfiniteQuery caches under the same [name, data] as usePikkuQuery, so the two share one entry', async () => {
+  // Rendered on the server as in react-query-key: rendering registers the queries in the cache without fetching.
+  const { createElement } = await import('react')
+  const reactDomServer = 'react-dom/server'
+  const { renderToString } = (await import(reactDomServer)) as { renderToString: (element: unknown) => string }
+  const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query')
+  const { PikkuProvider, createPikku } = await import('@pikku/react')
+  const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
+  const { usePikkuInfiniteQuery, usePikkuQuery } = await import('../../.pikku/pikku-react-query.gen.js')
+  const pikku = createPikku(PikkuFetch, PikkuRPC, { serverUrl: app.url })
+  pikku.rpc.setAuthorizationJWT(token)
+  const queryClient = new QueryClient()
+  const Pages = () => {
+    const pages = usePikkuInfiniteQuery('pageTodos', { done: false })
+    return createElement('p', null, pages.data ? 'pages' : 'loading')
+  }
+  const Page = () => {
+    const page = usePikkuQuery('pageTodos', { done: false })
+    return createElement('p', null, page.data ? 'page' : 'loading')
+  }
+  renderToString(
+    createElement(QueryClientProvider, {
+      client: queryClient,
+      children: createElement(PikkuProvider, { pikku, children: [createElement(Pages, { key: 'a' }), createElement(Page, { key: 'b' })] }),
+    }),
+  )
+  const entries = queryClient.getQueryCache().findAll({ queryKey: ['pageTodos'] })
+  assert.equal(entries.length, 1)
+  assert.deepEqual(entries[0].queryKey, ['pageTodos', { done: false }])
+  queryClient.clear()
+})
