@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { JWTService } from '@pikku/core/services'
-import { PikkuFetchError } from '@pikku/fetch'
+import { CorePikkuFetch, PikkuFetchError } from '@pikku/fetch'
 import * as errors from '@pikku/core/errors'
 import { pikkuState } from '@pikku/core/state'
 import { TodoLimitReachedError } from '../../src/errors.js'
@@ -316,6 +316,33 @@ test('returns-json-false-arraybuffer-express: on a returnsJSON: false route, Exp
     delete httpMeta.get[route]
     functions.delete('probeBytes')
     delete functionMeta.probeBytes
+    httpRouter.reset()
+  }
+})
+
+test('fetch-client-raw-body-undefined: on a returnsJSON: false route the fetch client\'s api (what the typed methods call) resolves undefined; fetch returns the bytes', async () => {
+  // A route of its own, registered as in returns-json-false-arraybuffer-express, and removed again in finally.
+  const route = '/probe-raw-client'
+  const func = { auth: false, func: async () => new TextEncoder().encode('raw bytes') }
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  registerProbe('probeRawClient', func, { sessionless: true })
+  httpMeta.get[route] = { pikkuFuncId: 'probeRawClient', route, method: 'get', auth: false, middleware: [] }
+  try {
+    coreWireHTTP({ method: 'get', route, auth: false, returnsJSON: false, func } as never)
+    httpRouter.reset()
+    const client = new CorePikkuFetch({ serverUrl: app.url })
+    assert.equal(await client.api(route, 'GET', null), undefined)
+    const response = await client.fetch(route, 'GET', null)
+    assert.equal(response.status, 200)
+    assert.equal(await response.text(), 'raw bytes')
+  } finally {
+    routes.get('get')?.delete(route)
+    delete httpMeta.get[route]
+    functions.delete('probeRawClient')
+    delete functionMeta.probeRawClient
     httpRouter.reset()
   }
 })
