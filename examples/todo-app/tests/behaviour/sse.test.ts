@@ -3,7 +3,9 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { get, type IncomingMessage } from 'node:http'
+import { PikkuFetchError } from '@pikku/fetch'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
+import { waitFor } from './harness/app.js'
 import { RawClient, startWsApp, type RunningWsApp } from './harness/channels.js'
 
 let app: RunningWsApp
@@ -120,6 +122,41 @@ test('subscribe-to-sse-client: subscribeToSSE sends the bearer token, parses eve
   const error = await ended
   assert.equal(error.message, 'SSE stream closed unexpectedly')
   assert.deepEqual(events, [{ type: 'end', count: 0 }])
+})
+
+test('subscribe-to-sse-handler-throws: a handler that throws ends delivery and goes to onError, while the request stays open until close()', async () => {
+  const client = new PikkuFetch()
+  client.setServerUrl(app.url)
+  client.setAuthorizationJWT(await app.token('hal'))
+  let calls = 0
+  let stream: { close: () => void } | undefined
+  const failed = new Promise<Error>((resolve) => {
+    stream = client.subscribeToSSE(
+      '/todos/changes',
+      () => {
+        calls++
+        throw new Error('bug in the handler')
+      },
+      (err) => resolve(err as Error),
+    )
+  })
+  assert.equal((await failed).message, 'bug in the handler')
+  assert.equal(calls, 1)
+  // Nothing aborted the request: the server still holds the stream's connection, which close() then drops.
+  const held = await app.connections()
+  stream!.close()
+  await waitFor(async () => app.connections(), (n) => n < held, 10_000)
+})
+
+test('subscribe-to-sse-status-error: a stream request answered with an error status reaches onError as a plain Error naming the status, not a PikkuFetchError', async () => {
+  const client = new PikkuFetch()
+  client.setServerUrl(app.url)
+  const error = await new Promise<unknown>((resolve) => {
+    client.subscribeToSSE('/no-such-stream', () => {}, resolve)
+  })
+  assert.ok(error instanceof Error)
+  assert.ok(!(error instanceof PikkuFetchError))
+  assert.equal(error.message, 'SSE request failed: 404')
 })
 
 test('sse-client-gone-stays-subscribed: a stream whose client went away stays registered and subscribed; publishing to it does no harm', async () => {
