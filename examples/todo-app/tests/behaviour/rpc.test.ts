@@ -111,6 +111,18 @@ test('path-gives-name: the body may leave rpcName out (the path supplies it); a 
   )
 })
 
+test('client-namespaced-data-name: invoke of a namespaced name whose function part starts with "data" sends a mangled path, answered 422 instead of 404', async () => {
+  // The client fills ":data" in "/rpc/chat:dataExport" from the data key and drops data from the body.
+  // Names that are not in the client's map, so invoke is called untyped.
+  const invoke = client().invoke as (name: string, data: unknown) => Promise<unknown>
+  const mangled = await fetchError(invoke('chat:dataExport', { x: 1 }))
+  assert.equal(mangled.status, 422)
+  assert.match(mangled.message, /^Conflicting values for key "rpcName"/)
+  const plain = await fetchError(invoke('chat:postExport', { x: 1 }))
+  assert.equal(plain.status, 404)
+  assert.equal(plain.message, 'RPC function not found: chat:postExport')
+})
+
 test('rpc-route-http-middleware: the generated /rpc route runs the app\'s \'*\' HTTP middleware, so the session cookie works there', async () => {
   const response = await fetch(`${app.url}/rpc/countOpenTodos`, {
     method: 'POST',
