@@ -146,3 +146,60 @@ test('express-json-body-401: on @pikku/express a correctly signed JSON request a
   const passed = await sendToSlackRoute({ type: 'url_verification', challenge: 'challenge-123' })
   assert.equal(passed.status, 200)
 })
+
+test('verify-result-on-post: on POST, a verifyWebhook result of { verified: false } lets the event on to parse, and { verified: true } answers with its response in place of the event', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { httpRouter } = await import('@pikku/core/http')
+  const { pikkuState } = await import('@pikku/core/state')
+  const parsed: unknown[] = []
+  let verdict: { verified: false } | { verified: true; response: unknown } = { verified: false }
+  const name = 'verify-probe'
+  const route = '/webhooks/verify-probe'
+  const funcIds = [`gateway__${name}__post`, `gateway__${name}__verify`, `gateway__${name}__handler`]
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  try {
+    // A hand-written adapter that reports a bad signature by returning { verified: false }, as the type allows.
+    wireGateway({
+      name,
+      type: 'webhook',
+      route,
+      adapter: {
+        name: 'probe',
+        parse: (data: unknown) => (parsed.push(data), null),
+        send: async () => {},
+        init: async () => {},
+        close: async () => {},
+        verifyWebhook: async () => verdict,
+      },
+      func: { func: async () => {} },
+    } as any)
+    // The metadata `pikku` would have generated for the route and its function.
+    httpMeta.post[route] = { pikkuFuncId: funcIds[0], route, method: 'post', requiresSession: false }
+    funcMeta[funcIds[0]] = { pikkuFuncId: funcIds[0], inputSchemaName: null, outputSchemaName: null, sessionless: true }
+    const post = () => fetch(`${nodeUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"forged":true}' })
+
+    const failed = await post()
+    assert.equal(failed.status, 200)
+    assert.deepEqual(await failed.json(), { ok: true })
+    assert.deepEqual(parsed, [{ forged: true }])
+
+    verdict = { verified: true, response: { checked: true } }
+    const passed = await post()
+    assert.equal(passed.status, 200)
+    assert.deepEqual(await passed.json(), { checked: true })
+    assert.equal(parsed.length, 1)
+  } finally {
+    pikkuState(null, 'gateway', 'gateways').delete(name)
+    const routes = pikkuState(null, 'http', 'routes')
+    routes.get('post')?.delete(route)
+    routes.get('get')?.delete(route)
+    delete httpMeta.post[route]
+    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+    for (const id of funcIds) {
+      delete funcMeta[id]
+      functions.delete(id)
+    }
+    httpRouter.reset()
+  }
+})
