@@ -334,3 +334,30 @@ test('middleware-late-registration: global middleware added after a wiring\'s fi
     if (index >= 0) globals.splice(index, 1)
   }
 })
+
+test('cli-command-permissions-shared: a wireCLI command\'s permissions replace its function\'s registration, so the same function\'s HTTP route refuses with them too', async () => {
+  const { wireCLI } = await import('@pikku/core/cli')
+  const { pikkuState } = await import('@pikku/core/state')
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const cliMeta = pikkuState(null, 'cli', 'meta') as any
+  const programs = pikkuState(null, 'cli', 'programs') as any
+  const health = functions.get('health')
+  const todosMeta = cliMeta.programs.todos
+  const todosProgram = programs.todos
+  try {
+    assert.equal((await fetch(`${app.url}/health`)).status, 200)
+    // The metadata `pikku` would write for a `todos probe` command wired to the health function.
+    cliMeta.programs.todos = { ...todosMeta, commands: { ...todosMeta.commands, probe: { pikkuFuncId: 'health' } } }
+    const never = pikkuPermission(async () => false)
+    wireCLI({ program: 'todos', commands: { probe: { func: health, permissions: { never } } } } as any)
+    // Only the command asked for the guard, but the route GET /health now answers with it.
+    const refused = await fetch(`${app.url}/health`)
+    assert.equal(refused.status, 403)
+    assert.equal((await refused.json()).message, 'Permission denied')
+  } finally {
+    functions.set('health', health)
+    cliMeta.programs.todos = todosMeta
+    programs.todos = todosProgram
+  }
+  assert.equal((await fetch(`${app.url}/health`)).status, 200)
+})
