@@ -10,6 +10,7 @@ import { stopSingletonServices } from '@pikku/core/utils'
 import { SQSQueueService } from '@pikku/aws-services'
 import { runFetchV2 } from '@pikku/lambda/http'
 import { quiet } from './harness/app.js'
+import { createTestJWT } from './harness/http.js'
 import { startRedis } from './harness/services.js'
 
 process.env.AWS_REGION ??= 'eu-west-1'
@@ -126,6 +127,34 @@ test('lambda-v2-health: runFetchV2 serves an HTTP API (payload 2.0) event', asyn
   const result = (await runFetchV2(event)) as { statusCode: number; body: string }
   assert.equal(result.statusCode, 200)
   assert.deepEqual(JSON.parse(result.body), { status: 'ok' })
+})
+
+test('lambda-v2-cookies-ignored: runFetchV2 does not read the cookies field of an HTTP API event, so a todo_session cookie there is not seen (403); copied into a cookie header it is (200)', async () => {
+  // The Lambda entry's services have no `jwt`; lend them the test one, which authCookie decodes the cookie with.
+  const services = getSingletonServices() as unknown as Record<string, unknown>
+  const jwt = await createTestJWT()
+  services.jwt = jwt
+  try {
+    const cookie = `todo_session=${await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'u_v2_cookie', role: 'member' })}`
+    const listTodos = (extra: Record<string, unknown>) =>
+      ({
+        rawPath: '/todos',
+        rawQueryString: '',
+        headers: { host: 'localhost' },
+        requestContext: { http: { method: 'GET' } },
+        isBase64Encoded: false,
+        ...extra,
+      }) as unknown as APIGatewayProxyEventV2
+    // Payload 2.0 delivers the request's cookies in `cookies`, not among the headers.
+    const inCookiesField = (await runFetchV2(listTodos({ cookies: [cookie] }))) as { statusCode: number }
+    assert.equal(inCookiesField.statusCode, 403)
+    // The workaround: copy the cookies field into a cookie header before calling runFetchV2.
+    const cookies = ['theme=dark', cookie]
+    const copied = (await runFetchV2(listTodos({ cookies, headers: { host: 'localhost', cookie: cookies.join('; ') } }))) as { statusCode: number }
+    assert.equal(copied.statusCode, 200)
+  } finally {
+    delete services.jwt
+  }
 })
 
 test('sqs-worker-by-queue-name: runSQSQueueWorker runs the worker named by the ARN and reports only failed records', async () => {
