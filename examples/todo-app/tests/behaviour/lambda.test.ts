@@ -133,6 +133,7 @@ test('lambda-v2-cookies-ignored: runFetchV2 does not read the cookies field of a
   // The Lambda entry's services have no `jwt`; lend them the test one, which authCookie decodes the cookie with.
   const services = getSingletonServices() as unknown as Record<string, unknown>
   const jwt = await createTestJWT()
+  const previousJwt = services.jwt
   services.jwt = jwt
   try {
     const cookie = `todo_session=${await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'u_v2_cookie', role: 'member' })}`
@@ -153,7 +154,8 @@ test('lambda-v2-cookies-ignored: runFetchV2 does not read the cookies field of a
     const copied = (await runFetchV2(listTodos({ cookies, headers: { host: 'localhost', cookie: cookies.join('; ') } }))) as { statusCode: number }
     assert.equal(copied.statusCode, 200)
   } finally {
-    delete services.jwt
+    services.jwt = previousJwt
+    if (previousJwt === undefined) delete services.jwt
   }
 })
 
@@ -371,5 +373,37 @@ test('lambda-redis-stores-keep-topic: after RedisChannelStore.removeChannels, Re
     await channelStore.close()
     await eventHubStore.close()
     await redis.stop()
+  }
+})
+
+test('lambda-message-reply-in-body: processWebsocketMessage returns a message\'s reply as the body of its answer to API Gateway, not through the connection', async () => {
+  const { processWebsocketMessage } = await import('@pikku/lambda/websocket')
+  // An in-memory stand-in for the channel store, holding one connection to the todos channel opened by u_reply.
+  const channelStore = {
+    getChannel: async (channelId: string) => ({ channelId, channelName: 'todos', openingData: undefined, pikkuUserId: 'u_reply' }),
+  }
+  // The serverless runner loads that user's session from the sessionStore; the app has none, so one is lent here.
+  const services = getSingletonServices() as unknown as Record<string, unknown>
+  const previousSessionStore = services.sessionStore
+  services.sessionStore = { get: async () => ({ userId: 'u_reply', role: 'member' }) }
+  // Posting to the connection would go through API Gateway's management API; count any attempt.
+  const { ApiGatewayManagementApiClient } = await import('@aws-sdk/client-apigatewaymanagementapi')
+  const send = ApiGatewayManagementApiClient.prototype.send
+  let posted = 0
+  ApiGatewayManagementApiClient.prototype.send = async () => void posted++
+  try {
+    const event = {
+      body: JSON.stringify({ action: 'listTodos' }),
+      headers: { host: 'localhost' },
+      requestContext: { connectionId: 'c-reply', domainName: 'ws.example.com', stage: 'prod' },
+    } as unknown as APIGatewayEvent
+    const result = await processWebsocketMessage(event as never, { channelStore: channelStore as never })
+    assert.equal(result.statusCode, 200)
+    assert.deepEqual(JSON.parse(result.body), { todos: [], action: 'listTodos' })
+    assert.equal(posted, 0)
+  } finally {
+    ApiGatewayManagementApiClient.prototype.send = send
+    services.sessionStore = previousSessionStore
+    if (previousSessionStore === undefined) delete services.sessionStore
   }
 })
