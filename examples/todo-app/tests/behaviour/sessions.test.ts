@@ -165,7 +165,7 @@ test('store-untouched-over-http: with a sessionStore, HTTP calls whose session c
   assert.equal((await sessionStore.get('u_member'))?.role, 'admin')
 })
 
-test('invoke-after-set-session: rpc.invoke after the caller\'s setSession runs the target with the caller\'s starting session', async () => {
+test('invoke-after-set-session: rpc.invoke after the caller\'s setSession runs the target with the caller\'s starting session as wire.session, while its getSession() returns the caller\'s latest', async () => {
   const functions = pikkuState(null, 'function', 'functions')
   const meta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
   const seenByCaller: (string | undefined)[] = []
@@ -181,7 +181,7 @@ test('invoke-after-set-session: rpc.invoke after the caller\'s setSession runs t
     })
   try {
     registerProbe('whoIsCallingProbe', {
-      func: async (_services: unknown, _data: unknown, wire: any) => ({ userId: wire.session?.userId }),
+      func: async (_services: unknown, _data: unknown, wire: any) => ({ userId: wire.session?.userId, latest: wire.getSession?.()?.userId }),
     })
     registerProbe('switchThenInvokeProbe', {
       func: async (_services: unknown, _data: unknown, wire: any) => {
@@ -190,8 +190,9 @@ test('invoke-after-set-session: rpc.invoke after the caller\'s setSession runs t
         return wire.rpc.invoke('whoIsCallingProbe', {})
       },
     }, { sessionless: true })
-    // The caller switched to the member, but the target still runs as the admin the call arrived as.
-    assert.deepEqual(await run(admin), { userId: 'u_admin' })
+    // The caller switched to the member, but the target still runs as the admin the call arrived as; the copied wire
+    // keeps the caller's getSession, which answers the member.
+    assert.deepEqual(await run(admin), { userId: 'u_admin', latest: 'u_member' })
     // A sign-in that arrived with no session: the session function it invokes sees none.
     await assert.rejects(run(), { name: 'ForbiddenError', message: 'Authentication required' })
     assert.deepEqual(seenByCaller, ['u_member', 'u_member'])
