@@ -205,3 +205,48 @@ test('invoke-after-set-session: rpc.invoke after the caller\'s setSession runs t
     else await sessionStore.clear('u_admin')
   }
 })
+
+test('socket-session-per-connection: calls that share one session service, as messages on an in-process socket do, keep the first session one of them saw and hasSessionChanged() stays true', async () => {
+  const functions = pikkuState(null, 'function', 'functions')
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  // One service for all the calls, as runLocalChannel builds one per connection and channel-handler.ts passes it to
+  // every message's runPikkuFunc. No store, so nothing is written.
+  const connection = new PikkuSessionService<UserSession>()
+  const message = (name: string, data: unknown = {}) =>
+    runPikkuFunc('channel', name, name, {
+      singletonServices: app.services as never,
+      data: () => data,
+      wire: {} as never,
+      sessionService: connection as never,
+    })
+  const seen = (wire: any) => ({ session: wire.session?.userId, latest: wire.getSession()?.userId, changed: wire.hasSessionChanged() })
+  try {
+    registerProbe('socketSignInProbe', {
+      func: async (_services: unknown, data: any, wire: any) => {
+        await wire.setSession(data.as === 'admin' ? admin : member)
+        return seen(wire)
+      },
+    }, { sessionless: true })
+    registerProbe('socketSignOutProbe', {
+      func: async (_services: unknown, _data: unknown, wire: any) => {
+        await wire.clearSession()
+        return seen(wire)
+      },
+    }, { sessionless: true })
+    registerProbe('socketWhoProbe', { func: async (_services: unknown, _data: unknown, wire: any) => seen(wire) }, { sessionless: true })
+    // A socket that opened without a session: the first sign-in's session becomes the one later calls get.
+    assert.deepEqual(await message('socketWhoProbe'), { session: undefined, latest: undefined, changed: false })
+    assert.deepEqual(await message('socketSignInProbe', { as: 'member' }), { session: undefined, latest: 'u_member', changed: true })
+    assert.deepEqual(await message('socketWhoProbe'), { session: 'u_member', latest: 'u_member', changed: true })
+    // A second sign-in, or a sign-out, leaves wire.session at the member for every later call.
+    assert.deepEqual(await message('socketSignInProbe', { as: 'admin' }), { session: 'u_member', latest: 'u_admin', changed: true })
+    assert.deepEqual(await message('socketWhoProbe'), { session: 'u_member', latest: 'u_admin', changed: true })
+    assert.deepEqual(await message('socketSignOutProbe'), { session: 'u_member', latest: undefined, changed: true })
+    assert.deepEqual(await message('socketWhoProbe'), { session: 'u_member', latest: undefined, changed: true })
+  } finally {
+    for (const name of ['socketSignInProbe', 'socketSignOutProbe', 'socketWhoProbe']) {
+      functions.delete(name)
+      delete meta[name]
+    }
+  }
+})
