@@ -354,3 +354,16 @@ test('jose-key-list-read-once: a running JoseJWTService keeps signing with the k
   await service.decode(fromOther)
   assert.equal(kidOf(await sign(service)), 'key-2')
 })
+
+test('jose-rotated-secret-still-verifies: a running JoseJWTService still accepts a token signed with a key the store no longer holds', async () => {
+  let keys = [{ id: 'todo-key-1', value: 'revoked-key-of-at-least-32-characters' }]
+  const service = new JoseJWTService(async () => keys)
+  const issued = await service.encode({ value: 1, unit: 'hour' }, { userId: 'u_alice' })
+  // Rotate to revoke: the same id with a new value, as the app's module would read it.
+  keys = [{ id: 'todo-key-1', value: 'replacement-key-of-at-least-32-chars' }]
+  const payload = await service.decode<{ userId: string }>(issued)
+  assert.equal(payload.userId, 'u_alice')
+  // Only a fresh service reads the new key and refuses the old token.
+  const restarted = new JoseJWTService(async () => keys)
+  await assert.rejects(() => restarted.decode(issued))
+})
