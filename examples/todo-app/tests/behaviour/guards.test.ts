@@ -14,6 +14,10 @@ import { wireCLI } from '@pikku/core/cli'
 import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
+import { recordingLogger } from './harness/core-probes.js'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 let app: RunningApp
 let jwt: JWTService
@@ -360,4 +364,43 @@ test('cli-command-permissions-shared: a wireCLI command\'s permissions replace i
     programs.todos = todosProgram
   }
   assert.equal((await fetch(`${app.url}/health`)).status, 200)
+})
+
+test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, so a module-level addGlobalMiddleware registers its middleware once more per run, while a factory the bootstrap calls is not called again', async () => {
+  const { pikkuDevReloader } = await import('@pikku/core/dev')
+  const globals = pikkuState(null, 'middleware', 'global') as unknown as Array<{ name?: string }>
+  const httpGroups = pikkuState(null, 'middleware', 'httpGroup') as Record<string, unknown>
+  // Inside the app, so '#pikku/middleware' resolves, and inside .behaviour/ (git-ignored); removed in `finally`.
+  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, 'dev-reload-probe.ts')
+  // Shaped like the app's src/auth.ts: one call at module level, one group behind an exported factory.
+  const source = (save: number) => [
+    `import { addGlobalMiddleware, addHTTPMiddleware } from '#pikku/middleware'`,
+    `// save ${save}`,
+    `const devReloadProbe = async (_services: unknown, _wire: unknown, next: () => Promise<void>) => next()`,
+    `addGlobalMiddleware([devReloadProbe as never])`,
+    `export const devReloadGroup = () => addHTTPMiddleware('/dev-reload-probe', [devReloadProbe as never])`,
+    '',
+  ].join('\n')
+  const probes = () => globals.filter((m) => m.name === 'devReloadProbe').length
+  const until = async (done: () => boolean) => {
+    for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 50))
+  }
+  const { logger } = recordingLogger()
+  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
+  try {
+    writeFileSync(file, source(1))
+    await until(() => probes() >= 1)
+    writeFileSync(file, source(2))
+    await until(() => probes() >= 2)
+    // The first registration is still there after the second save: the middleware now runs twice or more.
+    assert.ok(probes() >= 2)
+    assert.equal(httpGroups['/dev-reload-probe'], undefined)
+  } finally {
+    reloader.close()
+    for (let i = globals.length - 1; i >= 0; i--) if (globals[i]?.name === 'devReloadProbe') globals.splice(i, 1)
+    delete httpGroups['/dev-reload-probe']
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
