@@ -335,6 +335,26 @@ test('redis-secrets-rotate: rotateKEK with a new key, keyVersion 2 and the old k
   }
 })
 
+test('redis-secrets-rotate-skip: rotateKEK unwraps every older secret with the key of keyVersion - 1, so going from version 1 straight to 3 throws and rotates nothing, while reads still work', async () => {
+  const first = new RedisSecretService(redis.url, { key: 'a'.repeat(32), keyPrefix: 'rotate-skip' })
+  await first.setSecret('JWT_SECRET', 'j'.repeat(32))
+  await first.close()
+  const skipping = new RedisSecretService(redis.url, { key: 'c'.repeat(32), keyVersion: 3, previousKey: 'a'.repeat(32), keyPrefix: 'rotate-skip' })
+  try {
+    await assert.rejects(skipping.rotateKEK())
+    // The secret is still wrapped under version 1, which previousKey still opens.
+    assert.equal((await skipping.getSecret('JWT_SECRET')).reveal(), 'j'.repeat(32))
+  } finally {
+    await skipping.close()
+  }
+  const direct = new Redis(redis.url)
+  try {
+    assert.equal(await direct.hget('rotate-skip:secret:JWT_SECRET', 'key_version'), '1')
+  } finally {
+    direct.disconnect()
+  }
+})
+
 test('redis-stores-sample: the storage page sample reads the encryption key from the environment and builds Redis secrets and sessions', async () => {
   // The sample's body, with a variables service in place of the environment.
   const variables = new LocalVariablesService({ REDIS_URL: redis.url, SECRETS_ENCRYPTION_KEY: 'e'.repeat(32) })
