@@ -376,6 +376,41 @@ test('lambda-redis-stores-keep-topic: after RedisChannelStore.removeChannels, Re
   }
 })
 
+test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers false for a database error, and LambdaEventHubService.subscribe resolves all the same', async () => {
+  const { DatabaseSync } = await import('node:sqlite')
+  const { Kysely, SqliteDialect } = await import('kysely')
+  const { KyselyEventHubStore } = await import('@pikku/kysely')
+  const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
+  // An empty SQLite database, in the shape Kysely's SqliteDialect expects: no channel tables were migrated.
+  const database = new DatabaseSync(':memory:')
+  const adapter = {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      const statement = database.prepare(text)
+      return {
+        reader: statement.columns().length > 0,
+        all: (parameters: ReadonlyArray<unknown>) => statement.all(...(parameters as never[])),
+        run: (parameters: ReadonlyArray<unknown>) => statement.run(...(parameters as never[])),
+        iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(...(parameters as never[])),
+      }
+    },
+  }
+  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: adapter as never }) })
+  try {
+    const eventHubStore = new KyselyEventHubStore(db as never)
+    // Its init() checks nothing, so it passes on this database.
+    await eventHubStore.init()
+    assert.equal(await eventHubStore.subscribe('todos:ann', 'c1'), false)
+    const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
+    const hub = new LambdaEventHubService<Record<string, unknown>>(getSingletonServices().logger, event, { removeChannels: async () => {} } as never, eventHubStore)
+    assert.equal(await hub.subscribe('todos:ann', 'c1'), undefined)
+    // Reading the topic is where the missing table shows.
+    await assert.rejects(eventHubStore.getChannelIdsForTopic('todos:ann'), /no such table/)
+  } finally {
+    await db.destroy()
+  }
+})
+
 test('lambda-message-reply-in-body: processWebsocketMessage returns a message\'s reply as the body of its answer to API Gateway, not through the connection', async () => {
   const { processWebsocketMessage } = await import('@pikku/lambda/websocket')
   // An in-memory stand-in for the channel store, holding one connection to the todos channel opened by u_reply.
