@@ -355,6 +355,21 @@ test('redis-secrets-rotate-skip: rotateKEK unwraps every older secret with the k
   }
 })
 
+test('redis-get-secrets-wrong-key: getSecrets of RedisSecretService leaves out a missing key but throws for a stored one that the configured key cannot decrypt', async () => {
+  const writer = new RedisSecretService(redis.url, { key: 'a'.repeat(32), keyPrefix: 'wrong-key' })
+  await writer.setSecret('DIGEST_WEBHOOK_URL', 'https://hooks.example.com/1')
+  await writer.close()
+  const reader = new RedisSecretService(redis.url, { key: 'z'.repeat(32), keyPrefix: 'wrong-key' })
+  try {
+    assert.deepEqual(await reader.getSecrets(['REMINDER_EMAIL_API_KEY']), {})
+    await assert.rejects(reader.getSecrets(['DIGEST_WEBHOOK_URL', 'REMINDER_EMAIL_API_KEY']), {
+      message: 'Failed to decrypt secret "DIGEST_WEBHOOK_URL" (key_version 1): the configured KEK does not match the key it was wrapped under',
+    })
+  } finally {
+    await reader.close()
+  }
+})
+
 test('redis-stores-sample: the storage page sample reads the encryption key from the environment and builds Redis secrets and sessions', async () => {
   // The sample's body, with a variables service in place of the environment.
   const variables = new LocalVariablesService({ REDIS_URL: redis.url, SECRETS_ENCRYPTION_KEY: 'e'.repeat(32) })
