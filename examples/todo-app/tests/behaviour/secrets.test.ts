@@ -370,6 +370,28 @@ test('redis-get-secrets-wrong-key: getSecrets of RedisSecretService leaves out a
   }
 })
 
+test('redis-session-store-wrapper: RedisSessionStore takes a client that is not an ioredis instance as options, and opens its own connection to localhost:6379', async () => {
+  const client = new Redis(redis.url)
+  // A wrapper with the calls the store makes, delegating to a real client.
+  const wrapper = {
+    ping: () => client.ping(),
+    get: (key: string) => client.get(key),
+    set: (key: string, value: string) => client.set(key, value),
+    del: (key: string) => client.del(key),
+  }
+  const store = new RedisSessionStore(wrapper as never)
+  const used = (store as unknown as { redis: Redis }).redis
+  try {
+    assert.notEqual(used as unknown, wrapper)
+    assert.ok(used instanceof Redis)
+    assert.equal(used.options.host, 'localhost')
+    assert.equal(used.options.port, 6379)
+  } finally {
+    used.disconnect()
+    client.disconnect()
+  }
+})
+
 test('redis-stores-sample: the storage page sample reads the encryption key from the environment and builds Redis secrets and sessions', async () => {
   // The sample's body, with a variables service in place of the environment.
   const variables = new LocalVariablesService({ REDIS_URL: redis.url, SECRETS_ENCRYPTION_KEY: 'e'.repeat(32) })
