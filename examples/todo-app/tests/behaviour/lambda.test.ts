@@ -376,7 +376,7 @@ test('lambda-redis-stores-keep-topic: after RedisChannelStore.removeChannels, Re
   }
 })
 
-test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers false for a database error, and LambdaEventHubService.subscribe resolves all the same', async () => {
+test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers false for a database error, and LambdaEventHubService.subscribe resolves all the same, while publish and unsubscribe reject', async () => {
   const { DatabaseSync } = await import('node:sqlite')
   const { Kysely, SqliteDialect } = await import('kysely')
   const { KyselyEventHubStore } = await import('@pikku/kysely')
@@ -404,8 +404,10 @@ test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers f
     const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
     const hub = new LambdaEventHubService<Record<string, unknown>>(getSingletonServices().logger, event, { removeChannels: async () => {} } as never, eventHubStore)
     assert.equal(await hub.subscribe('todos:ann', 'c1'), undefined)
-    // Reading the topic is where the missing table shows.
+    // Reading the topic, or removing a subscription, is where the missing table shows.
     await assert.rejects(eventHubStore.getChannelIdsForTopic('todos:ann'), /no such table/)
+    await assert.rejects(hub.publish('todos:ann', 'c1', {}), /no such table/)
+    await assert.rejects(hub.unsubscribe('todos:ann', 'c1'), /no such table/)
   } finally {
     await db.destroy()
   }
