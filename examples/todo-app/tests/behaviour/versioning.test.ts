@@ -131,3 +131,19 @@ test('runner-versioned-unknown-not-found: with getTodo registered only as getTod
     meta.getTodo = bare.meta
   }
 })
+
+test('public-unknown-version-serves-latest: once the latest getTodo is exposed, POST /rpc/getTodo@v7 answers 200 with the latest shape, not 404', async () => {
+  const call = async (name: string) =>
+    fetch(`${app.url}/rpc/${name}`, { method: 'POST', headers: await app.as(alice), body: JSON.stringify({ data: { todoId } }) })
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  const before = meta['getTodo@v2']
+  // `expose: true` on the unversioned getTodo is recorded in the meta of getTodo@v2, as here.
+  meta['getTodo@v2'] = { ...before, expose: true }
+  try {
+    const res = await call('getTodo@v7')
+    assert.equal(res.status, 200)
+    assert.equal((await res.json()).ownerId, 'alice')
+  } finally {
+    meta['getTodo@v2'] = before
+  }
+})
