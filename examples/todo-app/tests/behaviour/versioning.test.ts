@@ -147,3 +147,27 @@ test('public-unknown-version-serves-latest: once the latest getTodo is exposed, 
     meta['getTodo@v2'] = before
   }
 })
+
+test('unknown-version-not-remote: with a deploymentService configured, rpc.invoke("getTodo@v7") still runs the local latest and never reaches the service', async () => {
+  const calls: string[] = []
+  const deploymentService = {
+    invoke: async (name: string) => {
+      calls.push(name)
+      return { remote: true }
+    },
+  }
+  const result = (await runPikkuFunc('rpc', 'invokeByName', 'invokeByName', {
+    singletonServices: { ...app.services, deploymentService } as never,
+    data: () => ({ name: 'getTodo@v7', data: { todoId } }),
+    wire: { session: alice } as never,
+  })) as Record<string, unknown>
+  assert.equal(result.ownerId, 'alice')
+  assert.deepEqual(calls, [])
+  // A name with no local base at all does go to the service.
+  await runPikkuFunc('rpc', 'invokeByName', 'invokeByName', {
+    singletonServices: { ...app.services, deploymentService } as never,
+    data: () => ({ name: 'archiveTodo@v2', data: {} }),
+    wire: { session: alice } as never,
+  })
+  assert.deepEqual(calls, ['archiveTodo@v2'])
+})
