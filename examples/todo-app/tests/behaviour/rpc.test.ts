@@ -317,9 +317,12 @@ test('create-pikku-shared: createPikku (@pikku/react) gives the RPC client the f
   )
 })
 
-test('react-query-key: usePikkuQuery caches under [name, data] and fetches through the provided RPC client', async () => {
-  // No DOM here: the component is rendered on the server, which registers the query (key and queryFn) in the cache
-  // without fetching; the test then runs that query as the browser would.
+/**
+ * React rendered on the server, the app's generated clients and React Query hooks, and a fresh query client: what the
+ * React Query tests render with. No DOM here: rendering registers each query (key and queryFn) in the cache without
+ * fetching. `render` wraps the element in the query client and Pikku providers.
+ */
+const reactQuery = async () => {
   const { createElement } = await import('react')
   // react-dom has no type declarations installed here; its server renderer is used untyped.
   const reactDomServer = 'react-dom/server'
@@ -327,21 +330,23 @@ test('react-query-key: usePikkuQuery caches under [name, data] and fetches throu
   const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query')
   const { PikkuProvider, createPikku } = await import('@pikku/react')
   const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
-  const { usePikkuQuery } = await import('../../.pikku/pikku-react-query.gen.js')
+  const hooks = await import('../../.pikku/pikku-react-query.gen.js')
   const pikku = createPikku(PikkuFetch, PikkuRPC, { serverUrl: app.url })
   pikku.rpc.setAuthorizationJWT(token)
   const queryClient = new QueryClient()
+  const render = (children: import('react').ReactNode) =>
+    renderToString(createElement(QueryClientProvider, { client: queryClient, children: createElement(PikkuProvider, { pikku, children }) }))
+  return { createElement, hooks, queryClient, render }
+}
+
+test('react-query-key: usePikkuQuery caches under [name, data] and fetches through the provided RPC client', async () => {
+  // The test runs the query that rendering registered, as the browser would.
+  const { createElement, hooks, queryClient, render } = await reactQuery()
   const Summary = () => {
-    const { data } = usePikkuQuery('countOpenTodos', null)
+    const { data } = hooks.usePikkuQuery('countOpenTodos', null)
     return createElement('p', null, data ? `${data.open} open` : 'loading')
   }
-  const html = renderToString(
-    createElement(QueryClientProvider, {
-      client: queryClient,
-      children: createElement(PikkuProvider, { pikku, children: createElement(Summary) }),
-    }),
-  )
-  assert.equal(html, '<p>loading</p>')
+  assert.equal(render(createElement(Summary)), '<p>loading</p>')
   const query = queryClient.getQueryCache().find({ queryKey: ['countOpenTodos', null], exact: true })
   assert.ok(query, 'the query is cached under [name, data]')
   await query.fetch()
@@ -350,31 +355,16 @@ test('react-query-key: usePikkuQuery caches under [name, data] and fetches throu
 })
 
 test('react-query-infinite-shares-key: usePikkuInfiniteQuery caches under the same [name, data] as usePikkuQuery, so the two share one entry', async () => {
-  // Rendered on the server as in react-query-key: rendering registers the queries in the cache without fetching.
-  const { createElement } = await import('react')
-  const reactDomServer = 'react-dom/server'
-  const { renderToString } = (await import(reactDomServer)) as { renderToString: (element: unknown) => string }
-  const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query')
-  const { PikkuProvider, createPikku } = await import('@pikku/react')
-  const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
-  const { usePikkuInfiniteQuery, usePikkuQuery } = await import('../../.pikku/pikku-react-query.gen.js')
-  const pikku = createPikku(PikkuFetch, PikkuRPC, { serverUrl: app.url })
-  pikku.rpc.setAuthorizationJWT(token)
-  const queryClient = new QueryClient()
+  const { createElement, hooks, queryClient, render } = await reactQuery()
   const Pages = () => {
-    const pages = usePikkuInfiniteQuery('pageTodos', { done: false })
+    const pages = hooks.usePikkuInfiniteQuery('pageTodos', { done: false })
     return createElement('p', null, pages.data ? 'pages' : 'loading')
   }
   const Page = () => {
-    const page = usePikkuQuery('pageTodos', { done: false })
+    const page = hooks.usePikkuQuery('pageTodos', { done: false })
     return createElement('p', null, page.data ? 'page' : 'loading')
   }
-  renderToString(
-    createElement(QueryClientProvider, {
-      client: queryClient,
-      children: createElement(PikkuProvider, { pikku, children: [createElement(Pages, { key: 'a' }), createElement(Page, { key: 'b' })] }),
-    }),
-  )
+  render([createElement(Pages, { key: 'a' }), createElement(Page, { key: 'b' })])
   const entries = queryClient.getQueryCache().findAll({ queryKey: ['pageTodos'] })
   assert.equal(entries.length, 1)
   assert.deepEqual(entries[0].queryKey, ['pageTodos', { done: false }])
