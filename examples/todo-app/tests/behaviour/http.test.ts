@@ -243,8 +243,37 @@ test('malformed-escape-500: a bad percent escape in a path with a parameter make
   assert.equal(staticPath.status, 404)
 })
 
+/**
+ * Registers a GET route of its own the way the generated files do (the function, its metadata and the wiring), runs
+ * `body`, and removes all of it again, whatever happens.
+ */
+const withProbeRoute = async (
+  name: string,
+  route: string,
+  func: { func: (...args: any[]) => Promise<unknown> },
+  wiring: Record<string, unknown>,
+  body: () => Promise<void>,
+) => {
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  registerProbe(name, func, { sessionless: true })
+  httpMeta.get[route] = { pikkuFuncId: name, route, method: 'get', auth: false, middleware: [] }
+  try {
+    coreWireHTTP({ method: 'get', route, auth: false, ...wiring, func } as never)
+    httpRouter.reset()
+    await body()
+  } finally {
+    routes.get('get')?.delete(route)
+    delete httpMeta.get[route]
+    functions.delete(name)
+    delete functionMeta[name]
+    httpRouter.reset()
+  }
+}
+
 test('content-type-twice-express-500: a function that sets Content-Type and returns a value answers 500 on Express; core\'s fetch replaces its type; a returned Response keeps it', async () => {
-  // A route of its own, registered the way the generated files do, and removed again in finally.
   const route = '/probe-csv'
   const func = {
     auth: false,
@@ -253,15 +282,7 @@ test('content-type-twice-express-500: a function that sets Content-Type and retu
       return 'title,done\nWater the plants,false'
     },
   }
-  const httpMeta = pikkuState(null, 'http', 'meta') as any
-  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
-  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
-  registerProbe('probeCsv', func, { sessionless: true })
-  httpMeta.get[route] = { pikkuFuncId: 'probeCsv', route, method: 'get', auth: false, middleware: [] }
-  try {
-    coreWireHTTP({ method: 'get', route, auth: false, func } as never)
-    httpRouter.reset()
+  await withProbeRoute('probeCsv', route, func, {}, async () => {
     const onExpress = await fetch(`${app.url}${route}`)
     assert.equal(onExpress.status, 500)
     // The runner's json() adds a second Content-Type to the one the function set, which Express refuses to write.
@@ -271,6 +292,7 @@ test('content-type-twice-express-500: a function that sets Content-Type and retu
     assert.equal(onFetch.headers.get('content-type'), 'application/json')
     assert.equal(await onFetch.json(), 'title,done\nWater the plants,false')
     // Returning a Web Response instead keeps the type: the runner copies its headers and sends its body as it is.
+    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
     functions.set('probeCsv', {
       auth: false,
       func: async () => new Response('title,done\nWater the plants,false', { headers: { 'Content-Type': 'text/csv' } }),
@@ -279,30 +301,15 @@ test('content-type-twice-express-500: a function that sets Content-Type and retu
     assert.equal(asResponse.status, 200)
     assert.match(asResponse.headers.get('content-type') ?? '', /^text\/csv/)
     assert.equal(await asResponse.text(), 'title,done\nWater the plants,false')
-  } finally {
-    routes.get('get')?.delete(route)
-    delete httpMeta.get[route]
-    functions.delete('probeCsv')
-    delete functionMeta.probeCsv
-    httpRouter.reset()
-  }
+  })
 })
 
 test('returns-json-false-arraybuffer-express: on a returnsJSON: false route, Express sends an ArrayBuffer result as {} and a Uint8Array as its bytes; core\'s fetch sends both', async () => {
-  // A route of its own, registered the way the generated files do, and removed again in finally.
   const route = '/probe-bytes'
   const bytes = new TextEncoder().encode('raw bytes')
   let result: ArrayBuffer | Uint8Array = bytes.buffer
   const func = { auth: false, func: async () => result }
-  const httpMeta = pikkuState(null, 'http', 'meta') as any
-  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
-  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
-  registerProbe('probeBytes', func, { sessionless: true })
-  httpMeta.get[route] = { pikkuFuncId: 'probeBytes', route, method: 'get', auth: false, middleware: [] }
-  try {
-    coreWireHTTP({ method: 'get', route, auth: false, returnsJSON: false, func } as never)
-    httpRouter.reset()
+  await withProbeRoute('probeBytes', route, func, { returnsJSON: false }, async () => {
     const arrayBuffer = await fetch(`${app.url}${route}`)
     assert.equal(arrayBuffer.status, 200)
     assert.equal(await arrayBuffer.text(), '{}')
@@ -311,40 +318,19 @@ test('returns-json-false-arraybuffer-express: on a returnsJSON: false route, Exp
     const view = await fetch(`${app.url}${route}`)
     assert.equal(await view.text(), 'raw bytes')
     assert.equal(await (await coreFetch(new Request(`http://localhost${route}`))).text(), 'raw bytes')
-  } finally {
-    routes.get('get')?.delete(route)
-    delete httpMeta.get[route]
-    functions.delete('probeBytes')
-    delete functionMeta.probeBytes
-    httpRouter.reset()
-  }
+  })
 })
 
 test('fetch-client-raw-body-undefined: on a returnsJSON: false route the fetch client\'s api (what the typed methods call) resolves undefined; fetch returns the bytes', async () => {
-  // A route of its own, registered as in returns-json-false-arraybuffer-express, and removed again in finally.
   const route = '/probe-raw-client'
   const func = { auth: false, func: async () => new TextEncoder().encode('raw bytes') }
-  const httpMeta = pikkuState(null, 'http', 'meta') as any
-  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
-  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
-  registerProbe('probeRawClient', func, { sessionless: true })
-  httpMeta.get[route] = { pikkuFuncId: 'probeRawClient', route, method: 'get', auth: false, middleware: [] }
-  try {
-    coreWireHTTP({ method: 'get', route, auth: false, returnsJSON: false, func } as never)
-    httpRouter.reset()
+  await withProbeRoute('probeRawClient', route, func, { returnsJSON: false }, async () => {
     const client = new CorePikkuFetch({ serverUrl: app.url })
     assert.equal(await client.api(route, 'GET', null), undefined)
     const response = await client.fetch(route, 'GET', null)
     assert.equal(response.status, 200)
     assert.equal(await response.text(), 'raw bytes')
-  } finally {
-    routes.get('get')?.delete(route)
-    delete httpMeta.get[route]
-    functions.delete('probeRawClient')
-    delete functionMeta.probeRawClient
-    httpRouter.reset()
-  }
+  })
 })
 
 test('unregistered-error-500: an error with no mapping answers 500; message and stack only outside production', async () => {
