@@ -9,6 +9,8 @@ import { UnprocessableContentError, MissingSchemaError } from '@pikku/core/error
 import { addSchema, coerceTopLevelDataFromSchema, compileAllSchemas, getSchema, validateSchema } from '@pikku/core/schema'
 import { AjvSchemaService } from '@pikku/schema-ajv'
 import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
+import { pikkuState } from '@pikku/core/state'
+import { z } from 'zod'
 import { recordingLogger } from './harness/core-probes.js'
 
 const logger = new ConsoleLogger()
@@ -97,6 +99,36 @@ test('date-time-coerced-422: coerceDataFromSchema turns a top-level date-time pr
       await assert.rejects(validateSchema(logger, service, 'DueAtProbeInput', data), UnprocessableContentError)
     // Without the coercion the same string passes.
     await validateSchema(logger, service, 'DueAtProbeInput', { dueAt: '2026-12-01T09:00:00Z' })
+  }
+})
+
+test('zod-rules-lost: converted as the inspector converts zod, a refine is not checked, a transform accepts any value, z.coerce does not coerce and a nested default stays required', async () => {
+  // processZodSchema in @pikku/inspector's schema-generator.ts converts with z.toJSONSchema and unrepresentable: 'any';
+  // the runner then validates against that JSON Schema only, never with zod itself.
+  const input = z.object({
+    code: z.string().refine((value) => value.startsWith('T-')),
+    count: z.string().transform(Number),
+    limit: z.coerce.number(),
+    options: z.object({ pageSize: z.number().default(20) }),
+  })
+  addSchema('ZodRulesProbeInput', z.toJSONSchema(input, { unrepresentable: 'any' }))
+  try {
+    const cf = new CFWorkerSchemaService(logger)
+    cf.compileSchema('ZodRulesProbeInput', getSchema('ZodRulesProbeInput'))
+    // zod refuses a code that breaks the refine and a count that is not a string; the schema lets both through.
+    const broken = { code: 'x', count: 42, limit: 5, options: { pageSize: 10 } }
+    assert.equal(input.safeParse(broken).success, false)
+    await validateSchema(logger, cf, 'ZodRulesProbeInput', broken)
+    // zod coerces "5"; the schema refuses it.
+    const textLimit = { code: 'T-1', count: '3', limit: '5', options: { pageSize: 10 } }
+    assert.equal(input.safeParse(textLimit).success, true)
+    await assert.rejects(validateSchema(logger, cf, 'ZodRulesProbeInput', textLimit), UnprocessableContentError)
+    // zod fills in the nested default; the schema still requires the field.
+    const noPageSize = { code: 'T-1', count: '3', limit: 5, options: {} }
+    assert.equal(input.safeParse(noPageSize).success, true)
+    await assert.rejects(validateSchema(logger, cf, 'ZodRulesProbeInput', noPageSize), UnprocessableContentError)
+  } finally {
+    pikkuState(null, 'misc', 'schemas').delete('ZodRulesProbeInput')
   }
 })
 
