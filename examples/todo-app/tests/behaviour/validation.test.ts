@@ -102,6 +102,28 @@ test('date-time-coerced-422: coerceDataFromSchema turns a top-level date-time pr
   }
 })
 
+test('date-time-nested-stays-string: below the top level coerceDataFromSchema leaves a date-time string alone, and it passes validation as a string', async () => {
+  // The schema ts-json-schema-generator makes for { window: { from: Date } }: a Date is a date-time string.
+  addSchema('WindowProbeInput', {
+    type: 'object',
+    properties: {
+      window: { type: 'object', properties: { from: { type: 'string', format: 'date-time' } }, required: ['from'], additionalProperties: false },
+    },
+    required: ['window'],
+    additionalProperties: false,
+  })
+  try {
+    const given = { window: { from: '2026-12-01T09:00:00Z' } }
+    coerceTopLevelDataFromSchema('WindowProbeInput', given)
+    assert.equal(typeof given.window.from, 'string')
+    const cf = new CFWorkerSchemaService(logger)
+    cf.compileSchema('WindowProbeInput', getSchema('WindowProbeInput'))
+    await validateSchema(logger, cf, 'WindowProbeInput', given)
+  } finally {
+    pikkuState(null, 'misc', 'schemas').delete('WindowProbeInput')
+  }
+})
+
 test('zod-rules-lost: converted as the inspector converts zod, a refine is not checked, a transform accepts any value, z.coerce does not coerce and a nested default stays required', async () => {
   // processZodSchema in @pikku/inspector's schema-generator.ts converts with z.toJSONSchema and unrepresentable: 'any';
   // the runner then validates against that JSON Schema only, never with zod itself.
