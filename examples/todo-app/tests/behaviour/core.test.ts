@@ -419,6 +419,18 @@ test('core-fetch-no-content-type-422: a POST body with no Content-Type, or one o
   assert.match((await xml.json()).message, /Unsupported content type application\/xml/)
 })
 
+test('core-fetch-empty-json-body: core\'s reader turns an empty application/json body into { data: null }, which a schema without a data field refuses', async () => {
+  const { PikkuFetchHTTPRequest } = await import('@pikku/core/http')
+  const { validateSchema } = await import('@pikku/core/schema')
+  const { UnprocessableContentError } = await import('@pikku/core/errors')
+  const request = new PikkuFetchHTTPRequest(new Request('http://localhost/todos', { method: 'POST', headers: { 'content-type': 'application/json' } }))
+  const data = await request.data()
+  assert.deepEqual(data, { data: null })
+  // ListTodosInput has only an optional field, so {} would pass; the data key does not.
+  await validateSchema(app.services.logger, app.services.schema, 'ListTodosInput', {})
+  await assert.rejects(validateSchema(app.services.logger, app.services.schema, 'ListTodosInput', data), UnprocessableContentError)
+})
+
 test('core-fetch-conflicting-input-422: a key given different values in the path and the body is rejected with 422', async () => {
   const { fetch: pikkuFetch } = await import('@pikku/core/http')
   const todo = await createAs(alice, 'Conflict')
