@@ -367,3 +367,32 @@ test('jose-rotated-secret-still-verifies: a running JoseJWTService still accepts
   const restarted = new JoseJWTService(async () => keys)
   await assert.rejects(() => restarted.decode(issued))
 })
+
+test('better-auth-session-live-vs-snapshot: betterAuthSession steps aside for a session an earlier middleware set; betterAuthStatelessSession looks only at the session the call arrived with and goes on to read its secret', async () => {
+  const { betterAuthSession, betterAuthStatelessSession } = await import('@pikku/better-auth')
+  const earlier = { userId: 'set-by-earlier-middleware' }
+  const reads: string[] = []
+  const services = {
+    logger: { error() {}, warn() {}, info() {}, debug() {} },
+    auth: async () => {
+      reads.push('auth')
+      throw new Error('auth() should not be reached')
+    },
+    secrets: {
+      getSecret: async (id: string) => {
+        reads.push(`secret:${id}`)
+        throw new Error('Requested secret not found')
+      },
+    },
+  }
+  const wire = {
+    http: { request: { headers: () => ({}), header: () => undefined } },
+    setSession: () => {},
+    getSession: () => earlier,
+    session: undefined,
+  }
+  await betterAuthSession()(services as never, wire as never, async () => {})
+  assert.deepEqual(reads, [])
+  await betterAuthStatelessSession()(services as never, wire as never, async () => {})
+  assert.deepEqual(reads, ['secret:BETTER_AUTH_SECRET'])
+})
