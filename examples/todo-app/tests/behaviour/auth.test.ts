@@ -368,6 +368,30 @@ test('jose-rotated-secret-still-verifies: a running JoseJWTService still accepts
   await assert.rejects(() => restarted.decode(issued))
 })
 
+test('stateless-no-secret-anonymous: betterAuthStatelessSession with no BETTER_AUTH_SECRET logs an error and lets the call through with no session instead of failing it', async () => {
+  const { betterAuthStatelessSession } = await import('@pikku/better-auth')
+  const errors: string[] = []
+  const logger = { error: (message: string) => errors.push(message), warn() {}, info() {}, debug() {} }
+  const secrets = new LocalSecretService(new LocalVariablesService({}))
+  const sessions: unknown[] = []
+  let nextCalled = false
+  const request = {
+    headers: () => ({ cookie: 'better-auth.session_data=anything' }),
+    header: () => undefined,
+  }
+  const middleware = betterAuthStatelessSession()
+  await middleware(
+    { logger, secrets } as never,
+    { http: { request }, setSession: (s: unknown) => sessions.push(s), session: undefined } as never,
+    async () => {
+      nextCalled = true
+    }
+  )
+  assert.equal(nextCalled, true)
+  assert.deepEqual(sessions, [])
+  assert.match(errors.join('\n'), /secret 'BETTER_AUTH_SECRET' not found — session middleware skipped/)
+})
+
 test('better-auth-session-live-vs-snapshot: betterAuthSession steps aside for a session an earlier middleware set; betterAuthStatelessSession looks only at the session the call arrived with and goes on to read its secret', async () => {
   const { betterAuthSession, betterAuthStatelessSession } = await import('@pikku/better-auth')
   const earlier = { userId: 'set-by-earlier-middleware' }
