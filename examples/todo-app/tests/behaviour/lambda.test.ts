@@ -285,6 +285,22 @@ test('nextjs-prefix-kept-404: with removeAPIPrefix(false), /api/health matches n
   }
 })
 
+test('nextjs-worker-rpc-get-path-only: the worker-rpc transport sends a GET with the path parameters filled in and the rest of the input nowhere', async () => {
+  const { PikkuNextJSWorkerRPC } = await import('@pikku/next')
+  const sent: { url: string; body: string }[] = []
+  const fetcher = {
+    fetch: async (req: Request) => {
+      sent.push({ url: req.url, body: await req.text() })
+      return Response.json({})
+    },
+  }
+  const client = new PikkuNextJSWorkerRPC({ fetcher })
+  await client.actionRequest('/todos/:todoId', 'GET', { todoId: 't1', includeDone: 'true' })
+  assert.deepEqual(sent[0], { url: 'https://pikku.local/todos/t1', body: '' })
+  await client.actionRequest('/todos/:todoId', 'PATCH', { todoId: 't1', title: 'x' })
+  assert.deepEqual(sent[1], { url: 'https://pikku.local/todos/t1', body: '{"todoId":"t1","title":"x"}' })
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
