@@ -301,6 +301,23 @@ test('nextjs-worker-rpc-get-path-only: the worker-rpc transport sends a GET with
   assert.deepEqual(sent[1], { url: 'https://pikku.local/todos/t1', body: '{"todoId":"t1","title":"x"}' })
 })
 
+test('nextjs-auth-handler-own-services: toNextJsAuthHandler given a factory builds a set of singleton services of its own, apart from PikkuNextJS', async () => {
+  const { PikkuNextJS, toNextJsAuthHandler } = await import('@pikku/next')
+  let created = 0
+  const createConfig = async () => ({}) as never
+  const createServices = async () => {
+    created++
+    return {} as never
+  }
+  const nextjs = new PikkuNextJS(createConfig, createServices)
+  await (nextjs as any).getSingletonServices()
+  assert.equal(created, 1)
+  const auth = toNextJsAuthHandler((() => ({ handler: async () => new Response('ok') })) as never, createConfig, createServices)
+  await auth.GET(new Request('http://localhost:3000/api/auth/ok'))
+  await auth.GET(new Request('http://localhost:3000/api/auth/ok'))
+  assert.equal(created, 2)
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
