@@ -318,6 +318,19 @@ test('nextjs-auth-handler-own-services: toNextJsAuthHandler given a factory buil
   assert.equal(created, 2)
 })
 
+test('nextjs-path-param-number: the in-process and worker-rpc helpers throw before the call when a path parameter is a number', async () => {
+  const { PikkuNextJS, PikkuNextJSWorkerRPC } = await import('@pikku/next')
+  const expected = { name: 'TypeError', message: 'Expected "todoId" to be a string' }
+  // Stub factories: the path is built before any request object, cookie or header is read.
+  const nextjs = new PikkuNextJS(async () => ({}) as never, async () => ({}) as never)
+  await assert.rejects(nextjs.actionRequest('/todos/:todoId', 'GET', { todoId: 5 }), expected)
+  await assert.rejects(nextjs.staticActionRequest('/todos/:todoId', 'GET', { todoId: 5 }), expected)
+  let fetched = 0
+  const worker = new PikkuNextJSWorkerRPC({ fetcher: { fetch: async () => (fetched++, Response.json({})) } })
+  await assert.rejects(worker.actionRequest('/todos/:todoId', 'GET', { todoId: 5 }), expected)
+  assert.equal(fetched, 0)
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
