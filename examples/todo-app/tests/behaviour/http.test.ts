@@ -878,3 +878,26 @@ test('middleware-bubble-errors: with bubbleErrors the error reaches Express\'s e
     await mounted.close()
   }
 })
+
+test('second-wiring-replaces-route: a second wireHTTP on a wired method and path replaces the first, with no error or warning', async () => {
+  const routes = pikkuState(null, 'http', 'routes').get('get')!
+  const functions = pikkuState(null, 'function', 'functions')
+  const funcId = pikkuState(null, 'http', 'meta').get['/health']!.pikkuFuncId
+  const originalRoute = routes.get('/health')!
+  const originalFunc = functions.get(funcId)!
+  const warnings: unknown[] = []
+  const warn = console.warn
+  console.warn = (...args: unknown[]) => warnings.push(args)
+  try {
+    coreWireHTTP({ method: 'get', route: '/health', auth: false, func: { func: async () => ({ status: 'replaced' }) } } as never)
+    httpRouter.reset()
+    assert.deepEqual(warnings, [])
+    assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: 'replaced' })
+  } finally {
+    console.warn = warn
+    routes.set('/health', originalRoute)
+    functions.set(funcId, originalFunc)
+    httpRouter.reset()
+  }
+  assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: 'ok' })
+})
