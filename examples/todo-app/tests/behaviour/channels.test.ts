@@ -315,6 +315,20 @@ test('upgrade-unknown-path-404: an upgrade on a path no channel has is refused w
   assert.equal(await upgradeStatus(`${app.wsUrl}/no-such-channel`), 404)
 })
 
+test('route-meta-mismatch-404: when the generated meta holds another route text than the wiring (what codegen records for a route written as a constant), the upgrade on the real path is refused with 404', async () => {
+  // Codegen records a constant's identifier text as the route (inspector getPropertyValue); this sets that text
+  // on the todos channel's meta for the length of the test, since running pikku here is not allowed.
+  const meta = pikkuState(null, 'channel', 'meta').todos!
+  const route = meta.route
+  try {
+    meta.route = 'LIVE_ROUTE'
+    assert.equal(await upgradeStatus(`${app.wsUrl}/todos/live`), 404)
+  } finally {
+    meta.route = route
+  }
+  assert.equal(await upgradeStatus(`${app.wsUrl}/todos/live`), 101)
+})
+
 test('upgrade-query-without-input-422: the todos channel declares no opening data, so any query parameter on the upgrade is refused with 422', async () => {
   // channelMeta.input is null for this channel (its onConnect takes no input); openChannel hands the query to
   // validateSchema, which answers 'No data expected' for data without a schema.
