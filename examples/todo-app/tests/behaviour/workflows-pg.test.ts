@@ -120,3 +120,20 @@ test('queues-created: registerQueues creates the two shared queues and one orche
   const shared = await sql<{ name: string }>`select name from pgboss.queue where name like 'pikku-workflow-%' order by name`.execute(database.kysely)
   assert.deepEqual(shared.rows.map((row) => row.name), ['pikku-workflow-orchestrator', 'pikku-workflow-step-worker'])
 })
+
+test('pg-event-hub-large-payload-rejects: a PgEventHubService publish over the 8 kB NOTIFY limit reaches this process\'s subscribers, then rejects', async () => {
+  const { PgEventHubService } = await import('@pikku/kysely-postgres')
+  // This file's PostgreSQL, which the workflow tests use too; the hub's NOTIFY channel is its own.
+  const hub = new PgEventHubService<Record<string, unknown>>(pg.url)
+  try {
+    await hub.init()
+    // A stand-in for a connection in this process: the hub's own LocalEventHubService sends to it.
+    const received: unknown[] = []
+    hub.onChannelOpened({ getChannel: () => ({ channelId: 'big' }), send: (data: unknown) => void received.push(data) } as never)
+    await hub.subscribe('todos:big', 'big')
+    await assert.rejects(hub.publish('todos:big', null, { text: 'x'.repeat(9000) }), /payload string too long/)
+    assert.equal(received.length, 1)
+  } finally {
+    await hub.close()
+  }
+})
