@@ -609,14 +609,17 @@ test('ws-drops-unheard-message: a ws server socket drops a message that arrives 
     wss.handleUpgrade(req, socket, head, async (ws) => {
       await new Promise((resolve) => setTimeout(resolve, 300))
       ws.on('message', (data) => void heard.push(data.toString()))
+      ws.send('listening')
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const c = new WebSocket(`ws://127.0.0.1:${(server.address() as { port: number }).port}`)
   try {
     await new Promise((resolve) => c.once('open', resolve))
+    const listening = new Promise((resolve) => c.once('message', resolve))
     c.send('early')
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // The server says when its listener is attached; a message sent after that is heard.
+    await listening
     c.send('late')
     await waitFor(async () => heard.length, (n) => n > 0)
     assert.deepEqual(heard, ['late'])
