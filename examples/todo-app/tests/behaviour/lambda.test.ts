@@ -9,7 +9,7 @@ import { ForbiddenError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { SQSQueueService } from '@pikku/aws-services'
 import { runFetchV2 } from '@pikku/lambda/http'
-import { quiet } from './harness/app.js'
+import { collectLogs, quiet } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { startRedis } from './harness/services.js'
 
@@ -368,12 +368,10 @@ test('lambda-connect-errors: connectWebsocket answers 200 and keeps the channel 
   // greetSocket is made to throw for this test only; the function runner reads `func` at each call.
   const config = pikkuState(null, 'function', 'functions').get('greetSocket') as { func: (...args: unknown[]) => Promise<unknown> }
   const original = config.func
-  // The logger's error and warn are recorded for this test only, and put back in `finally`.
-  const logger = getSingletonServices().logger
-  const { error: loggerError, warn: loggerWarn } = logger
-  const logged: string[] = []
-  logger.error = ((message: unknown) => void logged.push(String(message))) as never
-  logger.warn = ((message: unknown) => void logged.push(String(message))) as never
+  // The logger's error and warn lines are recorded for this test only, and put back in `finally`.
+  const errors = collectLogs(getSingletonServices() as never, 'error')
+  const warnings = collectLogs(getSingletonServices() as never, 'warn')
+  const logged = () => [...errors.lines, ...warnings.lines]
   try {
     config.func = async () => {
       throw new Error('onConnect failed')
@@ -382,20 +380,21 @@ test('lambda-connect-errors: connectWebsocket answers 200 and keeps the channel 
     assert.equal(result.statusCode, 200)
     assert.ok(stored.has('c-fail'))
     // An unregistered error is logged (handle-error.ts logs its message).
-    assert.ok(logged.includes('onConnect failed'))
+    assert.ok(logged().includes('onConnect failed'))
     // A registered one, here ForbiddenError (403), is not logged at all: connectWebsocket passes no logWarningsForStatusCodes.
-    logged.length = 0
+    errors.lines.length = 0
+    warnings.lines.length = 0
     config.func = async () => {
       throw new ForbiddenError('Not for you')
     }
     const refused = await connectWebsocket(connectEvent('c-forbidden', '/todos/live'), { channelStore: channelStore as never })
     assert.equal(refused.statusCode, 200)
     assert.ok(stored.has('c-forbidden'))
-    assert.deepEqual(logged, [])
+    assert.deepEqual(logged(), [])
   } finally {
     config.func = original
-    logger.error = loggerError
-    logger.warn = loggerWarn
+    warnings.restore()
+    errors.restore()
   }
   await assert.rejects(connectWebsocket(connectEvent('c-404', '/no-such-channel'), { channelStore: channelStore as never }), /Channel not found/)
   assert.ok(!stored.has('c-404'))
