@@ -462,6 +462,34 @@ test('fetch-client-roundtrip: the generated PikkuFetch creates, updates and list
   assert.deepEqual(todos.map((t) => t.todoId), [created.todoId])
 })
 
+test('fetch-client-path-key-prefix: the client fills a path placeholder by the first match of a colon and a data key, in the data\'s key order, so a key that starts a longer parameter name (todo against :todoId) corrupts the path and the call fails', async () => {
+  const client = new PikkuFetch({ serverUrl: app.url })
+  client.setAuthorizationJWT(await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'dora', role: 'member' }))
+  const created = await client.post('/todos', { title: 'Prefix keys' })
+  const urls: string[] = []
+  const realFetch = globalThis.fetch
+  globalThis.fetch = ((url: string, init?: RequestInit) => {
+    urls.push(String(url))
+    return realFetch(url, init)
+  }) as typeof fetch
+  try {
+    // todoId alone: its placeholder is filled.
+    await client.api('/todos/:todoId', 'GET', { todoId: created.todoId })
+    // todo first: ':todo' matches the start of ':todoId', so the path becomes /todos/xId.
+    await assert.rejects(client.api('/todos/:todoId', 'GET', { todo: 'x', todoId: created.todoId }), (error: unknown) => {
+      assert.ok(error instanceof PikkuFetchError)
+      // The path now says todoId is 'xId' and the query string names the real id: the runner refuses the clash.
+      assert.equal(error.status, 422)
+      assert.match(error.message, /Conflicting values for key "todoId": "xId"/)
+      return true
+    })
+  } finally {
+    globalThis.fetch = realFetch
+  }
+  assert.equal(urls[0], `${app.url}/todos/${created.todoId}?`)
+  assert.equal(urls[1], `${app.url}/todos/xId?todoId=${created.todoId}`)
+})
+
 test('fetch-client-errors: an error status throws PikkuFetchError with status, the server\'s name and message, and the body', async () => {
   const client = new PikkuFetch({ serverUrl: app.url })
   await assert.rejects(client.get('/todos', {}), (error: unknown) => {
