@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { WebSocket } from 'ws'
 import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
 import { runLocalChannel } from '@pikku/core/channel/local'
+import { addChannelMiddleware, combineChannelMiddleware } from '@pikku/core/channel'
 import { fetch as pikkuFetch, fetchData, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
 import { randomUUID } from 'node:crypto'
 import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
@@ -121,6 +122,30 @@ test('channel-tags-middleware-not-run: tag middleware the inspector records for 
   } finally {
     meta.middleware = channelMiddleware
     routeMeta.middleware = routeMiddleware
+  }
+})
+
+test('channel-tag-middleware-replaced: a second addChannelMiddleware call for the same tag replaces the first call\'s list, where addTagMiddleware adds to it', () => {
+  const tag = 'behaviour-channel-replace'
+  const first = async (_services: unknown, event: unknown, next: (event: unknown) => Promise<void>) => next(event)
+  const second = async (_services: unknown, event: unknown, next: (event: unknown) => Promise<void>) => next(event)
+  try {
+    addChannelMiddleware(tag, [first] as never)
+    addChannelMiddleware(tag, [second] as never)
+    // What the function runner builds for a message handler whose metadata carries the tag.
+    const combined = combineChannelMiddleware('channel', 'behaviour-channel-replace-probe', {
+      wireInheritedChannelMiddleware: [{ type: 'tag', tag }],
+    })
+    assert.deepEqual([...combined], [second])
+    // The same two calls with addTagMiddleware leave both lists in the tag's group.
+    const plainFirst = async (_services: unknown, _wire: unknown, next: () => Promise<void>) => next()
+    const plainSecond = async (_services: unknown, _wire: unknown, next: () => Promise<void>) => next()
+    addTagMiddleware(tag, [plainFirst] as never)
+    addTagMiddleware(tag, [plainSecond] as never)
+    assert.deepEqual((pikkuState(null, 'middleware', 'tagGroup') as Record<string, unknown>)[tag], [plainFirst, plainSecond])
+  } finally {
+    delete (pikkuState(null, 'channelMiddleware', 'tagGroup') as Record<string, unknown>)[tag]
+    delete (pikkuState(null, 'middleware', 'tagGroup') as Record<string, unknown>)[tag]
   }
 })
 
