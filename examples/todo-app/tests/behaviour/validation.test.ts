@@ -11,7 +11,8 @@ import { AjvSchemaService } from '@pikku/schema-ajv'
 import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
 import { pikkuState } from '@pikku/core/state'
 import { z } from 'zod'
-import { recordingLogger } from './harness/core-probes.js'
+import { recordingLogger, registerProbe } from './harness/core-probes.js'
+import { rpcService } from '@pikku/core/rpc'
 
 const logger = new ConsoleLogger()
 if (!process.env.LOG) logger.setLevel(LogLevel.critical)
@@ -177,6 +178,34 @@ test('no-schema-name-no-data: validateSchema with no schema name refuses data wi
     assert.equal(error.message, 'No data expected')
     return true
   })
+})
+
+test('defaults-written-into-caller-data: the runner writes a top-level schema default into the object it was handed, so rpc.invoke fills in the caller\'s own object, and a frozen one fails with a TypeError', async () => {
+  // rpc.invoke hands the function runner the caller's object as it is; applyDefaultsFromSchema adds the missing
+  // keys to that object rather than to a copy.
+  addSchema('DefaultsProbeInput', {
+    type: 'object',
+    properties: { title: { type: 'string' }, priority: { type: 'string', default: 'normal' } },
+    required: ['title'],
+  })
+  registerProbe('defaultsProbe', { func: async (_services: unknown, data: unknown) => data }, { sessionless: true, inputSchemaName: 'DefaultsProbeInput' })
+  try {
+    const services = { logger, schema: new CFWorkerSchemaService(logger) }
+    const rpc: any = rpcService.getContextRPCService(services as never, {}, false)
+    const input: Record<string, unknown> = { title: 'Write docs' }
+    const received = await rpc.invoke('defaultsProbe', input)
+    assert.equal(received, input)
+    assert.deepEqual(input, { title: 'Write docs', priority: 'normal' })
+    await assert.rejects(rpc.invoke('defaultsProbe', Object.freeze({ title: 'Frozen' })), (error: unknown) => {
+      assert.ok(error instanceof TypeError)
+      assert.match(error.message, /Cannot add property priority, object is not extensible/)
+      return true
+    })
+  } finally {
+    pikkuState(null, 'misc', 'schemas').delete('DefaultsProbeInput')
+    pikkuState(null, 'function', 'functions').delete('defaultsProbe')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).defaultsProbe
+  }
 })
 
 /**
