@@ -190,3 +190,27 @@ test('event-wire-services-not-closed: the trigger service creates a set of wire 
     await triggers.stop()
   }
 })
+
+test('source-wire-services-closed-at-setup: the wire services handed to the trigger function are closed once it returns its teardown, while its poll keeps running', async () => {
+  const factories = pikkuState(null, 'package', 'factories') as any
+  const original = factories.createWireServices
+  let created = 0
+  let closed = 0
+  factories.createWireServices = async (...args: unknown[]) => {
+    created++
+    return { ...(await original?.(...args)), probe: { close: async () => void closed++ } }
+  }
+  const triggers = new InMemoryTriggerService()
+  try {
+    // An empty feed: no event fires, so the only set built is the one for pollInbox's own run.
+    await triggers.start()
+    assert.equal(created, 1)
+    assert.equal(closed, 1)
+    // The interval pollInbox set up still polls, with the services of a run that has ended.
+    mock.timers.tick(60_000)
+    await waitFor(async () => feedRequests, (n) => n === 2)
+  } finally {
+    factories.createWireServices = original
+    await triggers.stop()
+  }
+})
