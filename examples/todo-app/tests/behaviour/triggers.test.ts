@@ -214,3 +214,35 @@ test('source-wire-services-closed-at-setup: the wire services handed to the trig
     await triggers.stop()
   }
 })
+
+test('event-wire-services-throw-unhandled: when building the wire services for an event throws, nothing logs or catches it: the rejection is unhandled', async () => {
+  feedItems = [{ itemId: 'x1', title: 'Never created', assigneeId: 'trig-gus' }]
+  const factories = pikkuState(null, 'package', 'factories') as any
+  const original = factories.createWireServices
+  // The source's own run has `trigger` on its wire; an event's set is built with an empty wire.
+  factories.createWireServices = async (services: unknown, wire: any) => {
+    if (wire?.trigger) return await original?.(services, wire)
+    throw new Error('no database connection')
+  }
+  // node:test fails the running test on an unhandled rejection, so its listeners step aside while this one records it.
+  const listeners = process.listeners('unhandledRejection')
+  const unhandled: unknown[] = []
+  const record = (reason: unknown) => void unhandled.push(reason)
+  process.removeAllListeners('unhandledRejection')
+  process.on('unhandledRejection', record)
+  const triggers = new InMemoryTriggerService()
+  try {
+    const errors = await logged('error', async () => {
+      await triggers.start()
+      await waitFor(async () => unhandled.length, (n) => n === 1)
+    })
+    assert.equal((unhandled[0] as Error).message, 'no database connection')
+    assert.deepEqual(errors, [])
+    assert.deepEqual(await todosOf('trig-gus'), [])
+  } finally {
+    process.off('unhandledRejection', record)
+    for (const listener of listeners) process.on('unhandledRejection', listener)
+    factories.createWireServices = original
+    await triggers.stop()
+  }
+})
