@@ -203,3 +203,60 @@ test('verify-result-on-post: on POST, a verifyWebhook result of { verified: fals
     httpRouter.reset()
   }
 })
+
+test('webhook-global-middleware-twice: on a webhook gateway the global middleware runs twice per message, once around the route before verifyWebhook and again around the function, with the gateway\'s own middleware between', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { httpRouter } = await import('@pikku/core/http')
+  const { pikkuState } = await import('@pikku/core/state')
+  const order: string[] = []
+  const name = 'global-twice-probe'
+  const route = '/webhooks/global-twice-probe'
+  const funcIds = [`gateway__${name}__post`, `gateway__${name}__handler`]
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  // The app's globals read secrets, which the inner run lacks (see global-bearer-middleware-500): one probe stands in.
+  const globals = pikkuState(null, 'middleware', 'global') as any[]
+  const savedGlobals = [...globals]
+  globals.splice(0, globals.length, async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
+    order.push('global')
+    await next()
+  })
+  try {
+    wireGateway({
+      name,
+      type: 'webhook',
+      route,
+      adapter: {
+        name: 'probe',
+        parse: (data: unknown) => ({ senderId: 'U1', text: 'hi', raw: data }),
+        send: async () => {},
+        init: async () => {},
+        close: async () => {},
+        verifyWebhook: async () => (order.push('verifyWebhook'), { verified: false }),
+      },
+      middleware: [async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
+        order.push('gateway middleware')
+        await next()
+      }],
+      func: { func: async () => void order.push('function') },
+    } as any)
+    // The metadata `pikku` would have generated for the route and its function.
+    httpMeta.post[route] = { pikkuFuncId: funcIds[0], route, method: 'post', requiresSession: false }
+    funcMeta[funcIds[0]] = { pikkuFuncId: funcIds[0], inputSchemaName: null, outputSchemaName: null, sessionless: true }
+
+    const response = await fetch(`${nodeUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    assert.equal(response.status, 200)
+    assert.deepEqual(order, ['global', 'verifyWebhook', 'gateway middleware', 'global', 'function'])
+  } finally {
+    globals.splice(0, globals.length, ...savedGlobals)
+    pikkuState(null, 'gateway', 'gateways').delete(name)
+    pikkuState(null, 'http', 'routes').get('post')?.delete(route)
+    delete httpMeta.post[route]
+    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+    for (const id of funcIds) {
+      delete funcMeta[id]
+      functions.delete(id)
+    }
+    httpRouter.reset()
+  }
+})
