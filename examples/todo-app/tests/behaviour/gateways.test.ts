@@ -260,3 +260,56 @@ test('webhook-global-middleware-twice: on a webhook gateway the global middlewar
     httpRouter.reset()
   }
 })
+
+test('listener-errors-not-caught: LocalGatewayService.start() rejects when a listener adapter\'s init throws, and starts no listener after it; an error from the function rejects the adapter\'s onMessage promise, unlogged', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { LocalGatewayService } = await import('@pikku/core/services')
+  const { pikkuState } = await import('@pikku/core/state')
+  const names = ['listener-probe-broken', 'listener-probe-later']
+  const inits: string[] = []
+  let onMessage: ((data: unknown) => Promise<void>) | undefined
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  const gateways = new LocalGatewayService()
+  // The app's globals run on this path too; they are set aside so that only the function can throw.
+  const globals = pikkuState(null, 'middleware', 'global') as any[]
+  const savedGlobals = [...globals]
+  globals.splice(0, globals.length)
+  const errors: string[] = []
+  const originalError = services.logger.error
+  services.logger.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '))
+  const listener = (name: string, init: (handler: (data: unknown) => Promise<void>) => Promise<void>) =>
+    wireGateway({
+      name,
+      type: 'listener',
+      adapter: { name: 'probe', parse: (data: unknown) => ({ senderId: 'U1', text: String(data), raw: data }), send: async () => {}, init, close: async () => {} },
+      func: { func: async () => { throw new Error('the function failed') } },
+    } as any)
+  try {
+    listener(names[0], async () => {
+      inits.push(names[0])
+      throw new Error('cannot connect')
+    })
+    listener(names[1], async (handler) => {
+      inits.push(names[1])
+      onMessage = handler
+    })
+    await assert.rejects(gateways.start(), { message: 'cannot connect' })
+    assert.deepEqual(inits, [names[0]])
+
+    // With the broken one gone, the other starts; its function's error comes back to the adapter.
+    pikkuState(null, 'gateway', 'gateways').delete(names[0])
+    await gateways.start()
+    await assert.rejects(onMessage!('hello'), { message: 'the function failed' })
+    assert.deepEqual(errors, [])
+  } finally {
+    services.logger.error = originalError
+    globals.splice(0, globals.length, ...savedGlobals)
+    await gateways.stop()
+    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+    for (const name of names) {
+      pikkuState(null, 'gateway', 'gateways').delete(name)
+      delete funcMeta[`gateway__${name}__handler`]
+      functions.delete(`gateway__${name}__handler`)
+    }
+  }
+})
