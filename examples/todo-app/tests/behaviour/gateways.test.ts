@@ -313,3 +313,50 @@ test('listener-errors-not-caught: LocalGatewayService.start() rejects when a lis
     }
   }
 })
+
+test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire without setSession; a session it assigns to wire.session reaches a gateway with auth: true', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { LocalGatewayService } = await import('@pikku/core/services')
+  const { pikkuState } = await import('@pikku/core/state')
+  const name = 'listener-session-probe'
+  const seen: unknown[] = []
+  let onMessage: ((data: unknown) => Promise<void>) | undefined
+  let assign = false
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  const gateways = new LocalGatewayService()
+  // The app's globals run on this path too; they are set aside so that only the probe's middleware acts.
+  const globals = pikkuState(null, 'middleware', 'global') as any[]
+  const savedGlobals = [...globals]
+  globals.splice(0, globals.length)
+  try {
+    wireGateway({
+      name,
+      type: 'listener',
+      auth: true,
+      adapter: {
+        name: 'probe',
+        parse: (data: unknown) => ({ senderId: 'U0ALICE', text: String(data), raw: data }),
+        send: async () => {},
+        init: async (handler: (data: unknown) => Promise<void>) => void (onMessage = handler),
+        close: async () => {},
+      },
+      middleware: [async (_services: unknown, wire: any, next: () => Promise<void>) => {
+        seen.push(typeof wire.setSession)
+        if (assign) wire.session = { userId: wire.gateway.senderId }
+        await next()
+      }],
+      func: { func: async (_services: unknown, _data: unknown, wire: any) => void seen.push(wire.session) },
+    } as any)
+    await gateways.start()
+    await assert.rejects(onMessage!('todos'), { name: 'ForbiddenError' })
+    assign = true
+    await onMessage!('todos')
+    assert.deepEqual(seen, ['undefined', 'undefined', { userId: 'U0ALICE' }])
+  } finally {
+    globals.splice(0, globals.length, ...savedGlobals)
+    await gateways.stop()
+    pikkuState(null, 'gateway', 'gateways').delete(name)
+    delete funcMeta[`gateway__${name}__handler`]
+    ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete(`gateway__${name}__handler`)
+  }
+})
