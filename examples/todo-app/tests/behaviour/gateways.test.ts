@@ -97,6 +97,14 @@ test('stale-request-401: a correctly signed request more than five minutes old a
   assert.deepEqual(await errorOf(stale), { name: 'UnauthorizedError', message: 'Invalid Slack request signature' })
 })
 
+test('future-request-401: a correctly signed request dated more than five minutes ahead of the server\'s clock answers 401 too', async () => {
+  const near = await sendToSlackRoute({ type: 'url_verification', challenge: 'ok' }, { ageSeconds: -290 })
+  assert.equal(near.status, 200)
+  const ahead = await sendToSlackRoute({ type: 'url_verification', challenge: 'early' }, { ageSeconds: -301 })
+  assert.equal(ahead.status, 401)
+  assert.deepEqual(await errorOf(ahead), { name: 'UnauthorizedError', message: 'Invalid Slack request signature' })
+})
+
 test('global-bearer-middleware-500: a message that reaches the function answers 500, because the app\'s global authBearer reads secrets the gateway took away', async () => {
   await recordReplies()
   const response = await sendToSlackRoute(messageEvent({ user: 'U0ALICE', text: 'todos' }))
