@@ -368,3 +368,66 @@ test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire
     ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete(`gateway__${name}__handler`)
   }
 })
+
+test('webhook-wire-services-from-route: a webhook gateway\'s function gets the wire services built for its route\'s handler, before wire.gateway is set and before the function\'s own session check', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { httpRouter } = await import('@pikku/core/http')
+  const { pikkuState } = await import('@pikku/core/state')
+  const name = 'wire-services-probe'
+  const route = '/webhooks/wire-services-probe'
+  const funcIds = [`gateway__${name}__post`, `gateway__${name}__handler`]
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  const factories = pikkuState(null, 'package', 'factories') as any
+  const originalFactory = factories.createWireServices
+  const built: Array<{ gatewaySet: boolean }> = []
+  factories.createWireServices = async (services: unknown, wire: any) => {
+    const probe = { gatewaySet: wire?.gateway !== undefined }
+    built.push(probe)
+    return { ...(await originalFactory?.(services, wire)), probe }
+  }
+  // The app's globals read secrets, which the function's run lacks (see global-bearer-middleware-500).
+  const globals = pikkuState(null, 'middleware', 'global') as any[]
+  const savedGlobals = [...globals]
+  globals.splice(0, globals.length)
+  const received: unknown[] = []
+  const config: any = {
+    name,
+    type: 'webhook',
+    route,
+    auth: true,
+    adapter: { name: 'probe', parse: (data: unknown) => ({ senderId: 'U1', text: 'hi', raw: data }), send: async () => {}, init: async () => {}, close: async () => {} },
+    func: { func: async ({ probe }: any) => void received.push(probe) },
+  }
+  try {
+    wireGateway(config)
+    // The metadata `pikku` would have generated for the route and its function.
+    httpMeta.post[route] = { pikkuFuncId: funcIds[0], route, method: 'post', requiresSession: false }
+    funcMeta[funcIds[0]] = { pikkuFuncId: funcIds[0], inputSchemaName: null, outputSchemaName: null, sessionless: true }
+    const post = () => fetch(`${nodeUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+
+    // auth: true and no session: the function is refused, after the route's wire services were built.
+    const refused = await post()
+    assert.equal(refused.status, 403)
+    assert.deepEqual(built, [{ gatewaySet: false }])
+
+    config.auth = undefined
+    const accepted = await post()
+    assert.equal(accepted.status, 200)
+    assert.equal(built.length, 2)
+    assert.equal(received[0], built[1])
+    assert.deepEqual(received, [{ gatewaySet: false }])
+  } finally {
+    factories.createWireServices = originalFactory
+    globals.splice(0, globals.length, ...savedGlobals)
+    pikkuState(null, 'gateway', 'gateways').delete(name)
+    pikkuState(null, 'http', 'routes').get('post')?.delete(route)
+    delete httpMeta.post[route]
+    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+    for (const id of funcIds) {
+      delete funcMeta[id]
+      functions.delete(id)
+    }
+    httpRouter.reset()
+  }
+})
