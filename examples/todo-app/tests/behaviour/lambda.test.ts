@@ -331,6 +331,17 @@ test('nextjs-path-param-number: the in-process and worker-rpc helpers throw befo
   assert.equal(fetched, 0)
 })
 
+test('nextjs-worker-rpc-204-throws: a 204 answer with no body, which core\'s fetch gives a function that returns nothing, rejects the worker-rpc call as non-JSON', async () => {
+  const { PikkuNextJSWorkerRPC } = await import('@pikku/next')
+  let fetched = 0
+  // The worker's answer for deleteTodo, as core-fetch-runner shows core's fetch gives it: 204, empty body.
+  const worker = new PikkuNextJSWorkerRPC({ fetcher: { fetch: async () => (fetched++, new Response(null, { status: 204 })) } })
+  await assert.rejects(worker.actionRequest('/todos/:todoId', 'DELETE', { todoId: 't1' }), {
+    message: 'Worker RPC DELETE /todos/:todoId returned non-JSON response',
+  })
+  assert.equal(fetched, 1)
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
