@@ -342,6 +342,25 @@ test('nextjs-worker-rpc-204-throws: a 204 answer with no body, which core\'s fet
   assert.equal(fetched, 1)
 })
 
+test('nextjs-worker-rpc-delete-body-unread: worker-rpc sends a DELETE\'s input as a JSON body, which core\'s fetch request does not read for DELETE', async () => {
+  const { PikkuNextJSWorkerRPC } = await import('@pikku/next')
+  const { PikkuFetchHTTPRequest } = await import('@pikku/core/http')
+  let data: unknown
+  let body = ''
+  const fetcher = {
+    fetch: async (req: Request) => {
+      body = await req.clone().text()
+      const request = new PikkuFetchHTTPRequest(req)
+      request.setParams({ todoId: 't1' })
+      data = await request.data()
+      return Response.json({})
+    },
+  }
+  await new PikkuNextJSWorkerRPC({ fetcher }).actionRequest('/todos/:todoId', 'DELETE', { todoId: 't1', reason: 'done' })
+  assert.equal(body, '{"todoId":"t1","reason":"done"}')
+  assert.deepEqual(data, { todoId: 't1' })
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
