@@ -361,6 +361,15 @@ test('nextjs-worker-rpc-delete-body-unread: worker-rpc sends a DELETE\'s input a
   assert.deepEqual(data, { todoId: 't1' })
 })
 
+test('nextjs-static-rpc-session-func-403: staticRPC passes the static check, since /rpc/:rpcName is auth: false, and a target that needs a session rejects with ForbiddenError "Authentication required"', async () => {
+  const { pikku } = await import('#pikku/pikku-nextjs.gen.js')
+  await assert.rejects(pikku().staticRPC('countOpenTodos', {} as never), (error: unknown) => {
+    assert.ok(error instanceof ForbiddenError)
+    assert.equal(error.message, 'Authentication required')
+    return true
+  })
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
