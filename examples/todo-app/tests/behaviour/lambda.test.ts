@@ -370,6 +370,18 @@ test('nextjs-static-rpc-session-func-403: staticRPC passes the static check, sin
   })
 })
 
+test('nextjs-api-options-preflight: pikkuAPIRequest given an OPTIONS preflight runs the "*" group (CORS) and answers 204', async () => {
+  const { pikkuAPIRequest } = await import('#pikku/pikku-nextjs.gen.js')
+  const { NextRequest } = await import('next/server.js')
+  const preflight = new NextRequest('http://localhost:3000/api/todos', {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+  })
+  const response = await pikkuAPIRequest(preflight, { params: Promise.resolve({}) } as never)
+  assert.equal(response.status, 204)
+  assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
