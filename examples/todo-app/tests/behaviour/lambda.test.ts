@@ -423,6 +423,32 @@ test('nextjs-sse-held-until-return: through pikkuAPIRequest (core\'s fetch), an 
   }
 })
 
+test('nextjs-helper-response-result-throws: an in-process helper rejects with "Next Resposne doesn\'t support arrayBuffer" after the function ran, when it returns a Response or its route has returnsJSON: false', async () => {
+  const { pikku } = await import('#pikku/pikku-nextjs.gen.js')
+  // For this test only, GET /health returns other things than JSON; the route and the function are put back below.
+  const route = pikkuState(null, 'http', 'routes').get('get')!.get('/health') as unknown as { returnsJSON?: boolean }
+  const funcId = (pikkuState(null, 'http', 'meta') as any).get['/health'].pikkuFuncId as string
+  const functions = pikkuState(null, 'function', 'functions')
+  const original = functions.get(funcId)!
+  const logger = getSingletonServices().logger
+  const error = logger.error
+  let ran = 0
+  const expected = { message: "Next Resposne doesn't support arrayBuffer" }
+  logger.error = () => {}
+  try {
+    functions.set(funcId, { ...original, func: async () => (ran++, new Response('ok', { headers: { 'content-type': 'text/plain' } })) } as never)
+    await assert.rejects(pikku().staticGet('/health'), expected)
+    functions.set(funcId, { ...original, func: async () => (ran++, 'ok') } as never)
+    route.returnsJSON = false
+    await assert.rejects(pikku().staticGet('/health'), expected)
+    assert.equal(ran, 2)
+  } finally {
+    delete route.returnsJSON
+    functions.set(funcId, original)
+    logger.error = error
+  }
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
