@@ -449,6 +449,30 @@ test('nextjs-helper-response-result-throws: an in-process helper rejects with "N
   }
 })
 
+test('nextjs-static-cookie-throws: a static helper rejects with "Need to allow dynamic optin for cookies" when the function sets a cookie', async () => {
+  const { pikku } = await import('#pikku/pikku-nextjs.gen.js')
+  // For this test only, the function of GET /health sets a cookie; it is put back below.
+  const funcId = (pikkuState(null, 'http', 'meta') as any).get['/health'].pikkuFuncId as string
+  const functions = pikkuState(null, 'function', 'functions')
+  const original = functions.get(funcId)!
+  const logger = getSingletonServices().logger
+  const error = logger.error
+  logger.error = () => {}
+  try {
+    functions.set(funcId, {
+      ...original,
+      func: async (_services: unknown, _data: unknown, { http }: any) => {
+        http.response.cookie('visited', '1', { path: '/' })
+        return { status: 'ok' }
+      },
+    } as never)
+    await assert.rejects(pikku().staticGet('/health'), { message: 'Need to allow dynamic optin for cookies' })
+  } finally {
+    functions.set(funcId, original)
+    logger.error = error
+  }
+})
+
 test('lambda-event-hub-null-publish: LambdaEventHubService.publish with a null channelId sends to no one; with a sender id it sends to every other subscriber', async () => {
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
