@@ -845,6 +845,19 @@ test('check-order: the session is checked before the input, and the input before
   assert.equal(valid.status, 403)
 })
 
+test('meta-without-middleware-no-star-group: a route whose generated meta lists no middleware, as codegen writes for a route mounted from a refHTTP contract, runs none of the app\'s \'*\' group (no CORS header), while /health does', async () => {
+  // registerHTTPRouteMeta in the inspector's add-http-route.ts records a contract route without a middleware field;
+  // combineMiddleware takes pattern and tag groups only from that field, so the probe's meta carries none either.
+  const route = '/probe-ref-mount'
+  await withProbeRoute('probeRefMount', route, { func: async () => ({ ok: true }) }, {}, async () => {
+    const probe = await fetch(`${app.url}${route}`, { headers: { origin: 'http://localhost:5173' } })
+    assert.equal(probe.status, 200)
+    assert.equal(probe.headers.get('access-control-allow-origin'), null)
+    const health = await fetch(`${app.url}/health`, { headers: { origin: 'http://localhost:5173' } })
+    assert.equal(health.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+  })
+})
+
 test('missing-metadata-skipped: a wiring whose route codegen never saw is skipped with a warning, and its path answers 404', async () => {
   const warnings: string[] = []
   const warn = console.warn
