@@ -150,6 +150,9 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.unknown = todos('archive')
   runs.unknownLong = todos('list', '--owner', 'user-1', '--shade', 'dark')
   runs.unknownShort = todos('list', '--owner', 'user-1', '-x')
+  runs.unknownBeforeTitle = todos('add', '--urgent', 'Renew the domain', '--owner', 'user-1')
+  runs.unknownInputField = todos('add', 'Renew the domain', '--owner', 'user-1', '--title', 'Renew the lease')
+  runs.unknownJson = todos('list', '--owner', 'user-1', '--json')
 })
 after(() => {
   rmSync(COPY, { recursive: true, force: true })
@@ -198,6 +201,27 @@ test('todos-unknown-option: an unknown long option is ignored with a warning on 
   const short = await runs.unknownShort
   assert.equal(short.code, 1)
   assert.match(short.stderr, /Unknown option: -x/)
+})
+
+test('todos-unknown-option-takes-value: an unknown long option without = takes the next argument as its value, so before the title it leaves add without one', async () => {
+  const { code, stdout, stderr } = await runs.unknownBeforeTitle
+  assert.equal(code, 1)
+  assert.match(stderr, /Warning: Unknown option: --urgent \(ignored\)/)
+  assert.match(stderr, /Missing required argument: title/)
+  assert.doesNotMatch(stdout, /Created/)
+})
+
+test('todos-unknown-option-not-ignored: an unknown option named like an input field reaches the function, and --json switches to JSON, both under the "(ignored)" warning', async () => {
+  // command-parser.ts keeps the value of an unknown option; pluckCLIData in cli-runner.ts passes every key of the
+  // input schema, and the options are spread after the positionals. runCLICommand reads data.json itself.
+  const field = await runs.unknownInputField
+  assert.equal(field.code, 0)
+  assert.match(field.stderr, /Warning: Unknown option: --title \(ignored\)/)
+  assert.match(field.stdout, /^Created [0-9a-f-]{36}: Renew the lease\n$/)
+  const json = await runs.unknownJson
+  assert.equal(json.code, 0)
+  assert.match(json.stderr, /Warning: Unknown option: --json \(ignored\)/)
+  assert.equal(json.stdout, '[]\n')
 })
 
 test('pku410-fails-build: plain pikku all (no --fail-on-error) reports PKU410 and PKU411 and exits non-zero', async () => {
