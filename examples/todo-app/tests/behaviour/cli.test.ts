@@ -133,6 +133,9 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   for (const [path, text] of Object.entries(files)) writeFileSync(join(COPY, path), text)
   runs.pikkuAll = run([PIKKU, 'all'], COPY)
   runs.configElsewhere = run([PIKKU, 'all', '--config', join(COPY, 'pikku.config.json')], ELSEWHERE)
+  // No command named: the default command `all` runs only when no bare word follows, and a spaced option value is one.
+  runs.defaultSpacedValue = run([PIKKU, '--tags', 'todos'], ELSEWHERE)
+  runs.defaultEqualsValue = run([PIKKU, '--tags=todos'], ELSEWHERE)
   // The same project again with --json, once the first run is done with the folder.
   runs.pikkuJson = runs.pikkuAll.then(() => run([PIKKU, 'all', '--json'], COPY))
   // Then once saving the inspector state, and once more reading it back instead of inspecting.
@@ -262,6 +265,18 @@ test('config-option-ignored: --config naming the project config, run from a fold
   const { code, stdout, stderr } = await runs.configElsewhere
   assert.notEqual(code, 0)
   assert.match(stdout + stderr, /Config file pikku\.config\.json not found/)
+})
+
+test('default-command-needs-no-bare-word: pikku --tags todos prints the usage and exits 1; pikku --tags=todos runs all', async () => {
+  // parseCLIArguments in core's command-parser.ts applies an isDefault command only when no argument without a
+  // leading '-' remains, and it checks that before it knows which options take a value.
+  const spaced = await runs.defaultSpacedValue
+  assert.equal(spaced.code, 1)
+  assert.match(spaced.stdout, /^Usage: pikku <command> \[options\]/m)
+  assert.doesNotMatch(spaced.stdout + spaced.stderr, /Config file/)
+  const equals = await runs.defaultEqualsValue
+  assert.notEqual(equals.code, 0)
+  assert.match(equals.stdout + equals.stderr, /Config file pikku\.config\.json not found/)
 })
 
 test('diagnostics-per-inspection: a first run, with no .pikku yet, prints each diagnostic more than once; a later run once', async () => {
