@@ -19,6 +19,10 @@ import { cors as pikkuCors } from '@pikku/core/middleware'
 import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
 import { registerProbe } from './harness/core-probes.js'
+import { readdirSync, readFileSync } from 'node:fs'
+import type { HTTPWiringsMeta } from '@pikku/core/http'
+import type { FunctionsMeta } from '@pikku/core/services'
+import { generateOpenAPISpec } from '../../node_modules/@pikku/inspector/dist/utils/serialize-openapi-json.js'
 
 let app: RunningApp
 let jwt: JWTService
@@ -941,4 +945,53 @@ test('second-wiring-replaces-route: a second wireHTTP on a wired method and path
     httpRouter.reset()
   }
   assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: 'ok' })
+})
+
+// The OpenAPI generator of @pikku/inspector 0.12.63 (what `pikku all` and `pikku openapi` call when `openAPI` is set),
+// run on the app's own generated route, function and schema metadata. The module is not among the package's exports,
+// so it is imported from its file.
+const openAPIDocumentOf = async (httpMeta?: HTTPWiringsMeta) => {
+  const readJSON = (path: string) => JSON.parse(readFileSync(new URL(`../../.pikku/${path}`, import.meta.url), 'utf8'))
+  const schemaDir = new URL('../../.pikku/schemas/schemas/', import.meta.url)
+  const schemas: Record<string, unknown> = {}
+  for (const file of readdirSync(schemaDir)) {
+    schemas[file.replace('.schema.json', '')] = JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'))
+  }
+  const logged: string[] = []
+  const logger = { error: (message: string) => logged.push(message) } as unknown as Parameters<typeof generateOpenAPISpec>[0]
+  const spec = await generateOpenAPISpec(
+    logger,
+    readJSON('function/pikku-functions-meta.gen.json') as FunctionsMeta,
+    httpMeta ?? (readJSON('http/pikku-http-wirings-meta.gen.json') as HTTPWiringsMeta),
+    schemas,
+    { info: { title: 'Team to-do API', version: '1.0.0', description: 'probe' }, servers: [] },
+  )
+  return { spec, logged }
+}
+
+test('openapi-app-document: addon routes are left out with a logged error, public and SSE routes are described like the rest', async () => {
+  const { spec, logged } = await openAPIDocumentOf()
+  // ref('chat:postToChat') routes: the function is an addon's, and the generator looks only among the app's own.
+  assert.equal(spec.paths['/chat/post'], undefined)
+  assert.equal(spec.paths['/chat/post-open'], undefined)
+  assert.ok(logged.some((line) => line.includes("No function metadata found for 'chat:postToChat' in route '/chat/post'.")))
+  // GET /health is wired with auth: false, yet no operation carries its own security: the document-wide one applies.
+  assert.deepEqual(spec.security, [{ ApiKeyAuth: [] }, { BearerAuth: [] }])
+  const health = spec.paths['/health'].get
+  assert.equal(health.security, undefined)
+  // GET /todos/changes is an SSE route; its 200 is described as a JSON body of the function's output type.
+  assert.deepEqual(Object.keys(spec.paths['/todos/changes'].get.responses['200'].content), ['application/json'])
+  // No operation has an operationId or a summary.
+  for (const methods of Object.values(spec.paths) as Record<string, Record<string, unknown>>[]) {
+    for (const operation of Object.values(methods) as Record<string, unknown>[]) {
+      assert.equal(operation.operationId, undefined)
+      assert.equal(operation.summary, undefined)
+    }
+  }
+})
+
+test('openapi-default-tag-full-path: an untagged route is tagged with the first segment of its full path, a group basePath included', async () => {
+  const meta = { get: { '/api/todos': { route: '/api/todos', method: 'get', pikkuFuncId: 'listTodos', groupBasePath: '/api' } } }
+  const { spec } = await openAPIDocumentOf(meta as unknown as HTTPWiringsMeta)
+  assert.deepEqual(spec.paths['/api/todos'].get.tags, ['api'])
 })
