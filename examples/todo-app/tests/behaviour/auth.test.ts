@@ -420,3 +420,65 @@ test('better-auth-session-live-vs-snapshot: betterAuthSession steps aside for a 
   await betterAuthStatelessSession()(services as never, wire as never, async () => {})
   assert.deepEqual(reads, ['secret:BETTER_AUTH_SECRET'])
 })
+
+/** A real better-auth instance on its in-memory adapter, one signed-up user, and the cookies the sign-up wrote. */
+const signedUpBetterAuth = async (options: Record<string, unknown>) => {
+  const { betterAuth } = await import('better-auth')
+  const { memoryAdapter } = await import('better-auth/adapters/memory')
+  const secret = 'better-auth-secret-of-at-least-32-chars'
+  const auth = betterAuth({
+    secret,
+    baseURL: 'http://localhost:3000',
+    database: memoryAdapter({ user: [], session: [], account: [], verification: [] }),
+    emailAndPassword: { enabled: true },
+    ...options,
+  })
+  const response = await auth.api.signUpEmail({
+    body: { name: 'Alice', email: 'alice@example.com', password: 'alice-password-1' },
+    asResponse: true,
+  })
+  const jar = new Map(response.headers.getSetCookie().map((c) => c.split(';')[0]!.split('=') as [string, string]))
+  const errors: string[] = []
+  const services = {
+    logger: { error: (message: string) => errors.push(message), warn() {}, info() {}, debug() {} },
+    secrets: { getSecret: async () => ({ reveal: () => secret }) },
+    auth: async () => auth,
+  }
+  /** Runs betterAuthStatelessSession on a request carrying the jar; the sessions it set, or the error it threw. */
+  const stateless = async () => {
+    const { betterAuthStatelessSession } = await import('@pikku/better-auth')
+    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+    const sessions: unknown[] = []
+    const wire = {
+      http: { request: { headers: () => ({ cookie }), header: () => undefined } },
+      setSession: (s: unknown) => sessions.push(s),
+      session: undefined,
+    }
+    try {
+      await betterAuthStatelessSession()(services as never, wire as never, async () => {})
+      return { sessions }
+    } catch (e) {
+      return { sessions, thrown: (e as Error).message }
+    }
+  }
+  return { auth, jar, errors, stateless }
+}
+
+test('stateless-reads-default-cookie-only: betterAuthStatelessSession finds the session with the default cookie cache, throws on a jwe or jwt cache and sees nothing under another cookie prefix', async () => {
+  const compact = await signedUpBetterAuth({ session: { cookieCache: { enabled: true } } })
+  assert.equal((await compact.stateless()).sessions.length, 1)
+  for (const strategy of ['jwe', 'jwt']) {
+    const encoded = await signedUpBetterAuth({ session: { cookieCache: { enabled: true, strategy } } })
+    assert.ok(encoded.jar.has('better-auth.session_data'))
+    const result = await encoded.stateless()
+    assert.deepEqual(result.sessions, [])
+    assert.equal(result.thrown, 'Invalid Base64 character: .')
+    assert.match(encoded.errors.join('\n'), /better-auth stateless session read failed: Invalid Base64 character/)
+  }
+  const prefixed = await signedUpBetterAuth({
+    session: { cookieCache: { enabled: true } },
+    advanced: { cookiePrefix: 'todo' },
+  })
+  assert.ok(prefixed.jar.has('todo.session_data'))
+  assert.deepEqual(await prefixed.stateless(), { sessions: [] })
+})
