@@ -482,3 +482,20 @@ test('stateless-reads-default-cookie-only: betterAuthStatelessSession finds the 
   assert.ok(prefixed.jar.has('todo.session_data'))
   assert.deepEqual(await prefixed.stateless(), { sessions: [] })
 })
+
+test('stateless-session-ends-with-cache: betterAuthStatelessSession stops finding a live session once the cookie cache has aged out, until a request to get-session writes a new one', async () => {
+  const { auth, jar, stateless } = await signedUpBetterAuth({ session: { cookieCache: { enabled: true, maxAge: 1 } } })
+  assert.equal((await stateless()).sessions.length, 1)
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  assert.deepEqual(await stateless(), { sessions: [] })
+  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+  const refreshed = await auth.handler(new Request('http://localhost:3000/api/auth/get-session', { headers: { cookie } }))
+  assert.equal(refreshed.status, 200)
+  // The session itself is still live: better-auth answers for it from the session token.
+  assert.equal(((await refreshed.clone().json()) as { user?: { email: string } }).user?.email, 'alice@example.com')
+  for (const setCookie of refreshed.headers.getSetCookie()) {
+    const [name, value] = setCookie.split(';')[0]!.split('=') as [string, string]
+    if (value) jar.set(name, value)
+  }
+  assert.equal((await stateless()).sessions.length, 1)
+})
