@@ -426,10 +426,11 @@ const signedUpBetterAuth = async (options: Record<string, unknown>) => {
   const { betterAuth } = await import('better-auth')
   const { memoryAdapter } = await import('better-auth/adapters/memory')
   const secret = 'better-auth-secret-of-at-least-32-chars'
+  const db: Record<string, Record<string, unknown>[]> = { user: [], session: [], account: [], verification: [] }
   const auth = betterAuth({
     secret,
     baseURL: 'http://localhost:3000',
-    database: memoryAdapter({ user: [], session: [], account: [], verification: [] }),
+    database: memoryAdapter(db),
     emailAndPassword: { enabled: true },
     ...options,
   })
@@ -437,7 +438,8 @@ const signedUpBetterAuth = async (options: Record<string, unknown>) => {
     body: { name: 'Alice', email: 'alice@example.com', password: 'alice-password-1' },
     asResponse: true,
   })
-  const jar = new Map(response.headers.getSetCookie().map((c) => c.split(';')[0]!.split('=') as [string, string]))
+  const setCookies = response.headers.getSetCookie()
+  const jar = new Map(setCookies.map((c) => c.split(';')[0]!.split('=') as [string, string]))
   const errors: string[] = []
   const services = {
     logger: { error: (message: string) => errors.push(message), warn() {}, info() {}, debug() {} },
@@ -461,7 +463,7 @@ const signedUpBetterAuth = async (options: Record<string, unknown>) => {
       return { sessions, thrown: (e as Error).message }
     }
   }
-  return { auth, jar, errors, stateless }
+  return { auth, db, jar, setCookies, services, errors, stateless }
 }
 
 test('stateless-reads-default-cookie-only: betterAuthStatelessSession finds the session with the default cookie cache, throws on a jwe or jwt cache and sees nothing under another cookie prefix', async () => {
@@ -498,4 +500,28 @@ test('stateless-session-ends-with-cache: betterAuthStatelessSession stops findin
     if (value) jar.set(name, value)
   }
   assert.equal((await stateless()).sessions.length, 1)
+})
+
+test('better-auth-session-refresh-kept-back: betterAuthSession lets better-auth extend the session in its store, but the cookie the browser holds keeps the lifetime sign-in gave it', async () => {
+  const { betterAuthSession } = await import('@pikku/better-auth')
+  const { db, jar, setCookies, services } = await signedUpBetterAuth({ session: { expiresIn: 3, updateAge: 1 } })
+  assert.match(setCookies.find((c) => c.startsWith('better-auth.session_token='))!, /Max-Age=3;/)
+  const signedInUntil = new Date(db.session![0]!.expiresAt as Date).getTime()
+  await new Promise((resolve) => setTimeout(resolve, 2200))
+  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+  const sessions: unknown[] = []
+  const wire = {
+    http: { request: { headers: () => ({ cookie }), header: () => undefined } },
+    setSession: (s: unknown) => sessions.push(s),
+    getSession: () => undefined,
+    session: undefined,
+  }
+  let nextCalled = false
+  await betterAuthSession()(services as never, wire as never, async () => {
+    nextCalled = true
+  })
+  assert.equal(sessions.length, 1)
+  assert.equal(nextCalled, true)
+  // The read moved the session's expiry on; the middleware has no response to put the renewed cookie on.
+  assert.ok(new Date(db.session![0]!.expiresAt as Date).getTime() > signedInUntil)
 })
