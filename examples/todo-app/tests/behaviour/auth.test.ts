@@ -525,3 +525,31 @@ test('better-auth-session-refresh-kept-back: betterAuthSession lets better-auth 
   // The read moved the session's expiry on; the middleware has no response to put the renewed cookie on.
   assert.ok(new Date(db.session![0]!.expiresAt as Date).getTime() > signedInUntil)
 })
+
+test('better-auth-scopes-fill-absent-only: betterAuthSession fills session.scopes from the scope service only when the mapped session has none, an empty list included', async () => {
+  const { betterAuthSession } = await import('@pikku/better-auth')
+  const { jar, services } = await signedUpBetterAuth({})
+  const resolved: string[] = []
+  const scopeService = {
+    resolveScopes: async (userId: string) => {
+      resolved.push(userId)
+      return ['todos']
+    },
+  }
+  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+  const run = async (options: Parameters<typeof betterAuthSession>[0]) => {
+    const sessions: { scopes?: string[] }[] = []
+    const wire = {
+      http: { request: { headers: () => ({ cookie }), header: () => undefined } },
+      setSession: (s: { scopes?: string[] }) => sessions.push(s),
+      getSession: () => undefined,
+      session: undefined,
+    }
+    await betterAuthSession(options)({ ...services, scopeService } as never, wire as never, async () => {})
+    return sessions.map((s) => s.scopes)
+  }
+  assert.deepEqual(await run({}), [['todos']])
+  assert.equal(resolved.length, 1)
+  assert.deepEqual(await run({ mapSession: (r) => ({ userId: r.user.id, scopes: [] }) }), [[]])
+  assert.equal(resolved.length, 1)
+})
