@@ -553,3 +553,21 @@ test('better-auth-scopes-fill-absent-only: betterAuthSession fills session.scope
   assert.deepEqual(await run({ mapSession: (r) => ({ userId: r.user.id, scopes: [] }) }), [[]])
   assert.equal(resolved.length, 1)
 })
+
+test('console-token-bearer-other-scheme-401: the authBearer that scaffold.console registers, in token mode, still throws InvalidSessionError for an Authorization header that is not Bearer', async () => {
+  const consoleToken = authBearer({
+    token: { secretId: 'PIKKU_CONSOLE_TOKEN', userSession: { userId: 'pikku-console-token', scopes: ['admin', 'pikku'] } },
+  })
+  const secrets = new LocalSecretService(new LocalVariablesService({}))
+  for (const authorization of ['Basic dXNlcjpwYXNz', 'bearer some-token']) {
+    const wire = {
+      http: { request: { header: (name: string) => (name.toLowerCase() === 'authorization' ? authorization : undefined) } },
+      setSession: () => {},
+      session: undefined,
+    }
+    await assert.rejects(
+      () => consoleToken({ secrets } as never, wire as never, async () => {}),
+      (e) => e instanceof InvalidSessionError
+    )
+  }
+})
