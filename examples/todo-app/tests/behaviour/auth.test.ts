@@ -571,3 +571,19 @@ test('console-token-bearer-other-scheme-401: the authBearer that scaffold.consol
     )
   }
 })
+
+test('better-auth-session-no-auth-service: betterAuthSession on singleton services that have no auth service fails every HTTP call, with or without a cookie', async () => {
+  const { betterAuthSession } = await import('@pikku/better-auth')
+  const errors: string[] = []
+  const services = { logger: { error: (message: string) => errors.push(message), warn() {}, info() {}, debug() {} } }
+  for (const headers of [{}, { cookie: 'better-auth.session_token=anything' }]) {
+    const wire = {
+      http: { request: { headers: () => headers, header: () => undefined } },
+      setSession: () => {},
+      getSession: () => undefined,
+      session: undefined,
+    }
+    await assert.rejects(() => betterAuthSession()(services as never, wire as never, async () => {}), TypeError)
+  }
+  assert.match(errors[0]!, /^better-auth getSession failed: .*auth is not a function/)
+})
