@@ -245,6 +245,35 @@ test('addon-services-get-app-services: an instance\'s services factory receives 
   }
 })
 
+test('addon-services-no-credentials: the generated pikkuAddonServices hands its factory no credentials service, only credentialService, and keeps neither for the addon\'s functions', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const { pikkuAddonServices } = await import('@todo-app/notify-addon/.pikku/setup/pikku-addon-setup-types.gen.js')
+  const pkg = '@todo-app/notify-addon'
+  const factories = pikkuState(pkg, 'package', 'factories')!
+  const seen: string[] = []
+  // The same generated wrapper the chat addon's own factory uses (src/services.ts); the CLI writes its body the same
+  // way for an addon that declares credentials, where its type adds a `credentials` field.
+  const createSingletonServices = pikkuAddonServices(async (config: any, services: any) => {
+    seen.push(`credentials: ${typeof services.credentials}`, `credentialService: ${services.credentialService?.constructor.name}`)
+    return factories.createSingletonServices!(config, services)
+  })
+  pikkuState(pkg, 'package', 'factories', { ...factories, createSingletonServices } as never)
+  // A second install of the same package, so its services are built afresh rather than taken from 'chat'.
+  pikkuState(null, 'addons', 'packages').set('chatcred', { package: pkg })
+  hook.received.length = 0
+  try {
+    assert.deepEqual(await alice().invoke('chatcred:postToChat' as never, { text: 'credentials probe' } as never), { posted: true })
+    assert.deepEqual(seen, ['credentials: undefined', 'credentialService: ScopedCredentialService'])
+    // What the addon's functions are given: the kept set has no credential service of either name.
+    const kept = pikkuState('chatcred', 'package', 'singletonServices') as unknown as Record<string, unknown>
+    assert.deepEqual(['credentials' in kept, 'credentialService' in kept], [false, false])
+  } finally {
+    pikkuState(pkg, 'package', 'factories', factories)
+    pikkuState(null, 'addons', 'packages').delete('chatcred')
+    pikkuState('chatcred', 'package', 'singletonServices', undefined as never)
+  }
+})
+
 test('remote-auth-credential-object: a remote addon bound with { credentialId } to a credential stored as an object sends "Bearer [object Object]"', async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const port = await freePort()
