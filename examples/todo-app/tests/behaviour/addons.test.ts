@@ -303,3 +303,23 @@ test('remote-auth-credential-object: a remote addon bound with { credentialId } 
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
 })
+
+test('remote-unreachable-not-wrapped: a remote addon whose host refuses the connection throws fetch\'s TypeError, not RemoteAddonRequestError', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  // A port with nothing listening on it.
+  const port = await freePort()
+  const addons = pikkuState(null, 'addons', 'packages')
+  addons.set('probeDown', {
+    package: '@probe/remote-addon',
+    remote: true,
+    serverUrl: `http://127.0.0.1:${port}`,
+  } as never)
+  try {
+    const rpc: any = rpcService.getContextRPCService(app.services as never, {} as never, false)
+    const error = await rpc.invoke('probeDown:doThing', {}).catch((e: unknown) => e)
+    assert.equal(error.name, 'TypeError')
+    assert.equal(error.message, 'fetch failed')
+  } finally {
+    addons.delete('probeDown')
+  }
+})
