@@ -135,6 +135,17 @@ test('unknown-addon-function: a name the addon does not export throws RPCNotFoun
   assert.equal(error.message, 'RPC function not found: chat:postToSlack')
 })
 
+test('addon-unknown-version-not-found: a namespaced call with a version the addon does not have is not served by its latest; it throws RPCNotFoundError', async () => {
+  // The app's own functions fall back to the latest version here (versioning#unknown-version-serves-latest).
+  hook.received.length = 0
+  const error = await alice()
+    .invoke('chat:postToChat@v7' as never, { text: 'x' } as never)
+    .catch((e: unknown) => e)
+  assert.ok(error instanceof RPCNotFoundError)
+  assert.equal(error.message, 'RPC function not found: chat:postToChat@v7')
+  assert.deepEqual(hook.received, [])
+})
+
 test('announce-done: announceTodo posts "Done: <title>" through the addon for a finished to-do', async () => {
   hook.received.length = 0
   assert.deepEqual(await announce(doneTodoId), { status: 200, body: { posted: true } })
