@@ -146,6 +146,35 @@ test('addon-unknown-version-not-found: a namespaced call with a version the addo
   assert.deepEqual(hook.received, [])
 })
 
+test('addon-call-skips-app-globals: the app\'s global middleware does not run for a namespaced call into an addon', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const { addGlobalMiddleware } = await import('@pikku/core/middleware')
+  const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
+  const rpcMeta = pikkuState(null, 'rpc', 'meta') as Record<string, string>
+  const seen: string[] = []
+  const counter = async (_services: unknown, wire: any, next: () => Promise<void>) => {
+    seen.push(wire.wireId)
+    await next()
+  }
+  // A namespace new to this process, so the runner builds its chain after the middleware is registered.
+  pikkuState(null, 'addons', 'packages').set('chatmw', { package: '@todo-app/notify-addon' })
+  addGlobalMiddleware([counter as never])
+  hook.received.length = 0
+  try {
+    assert.deepEqual(await alice().invoke('chatmw:postToChat' as never, { text: 'globals probe' } as never), { posted: true })
+    assert.deepEqual(hook.received, [{ text: 'globals probe' }])
+    assert.deepEqual(seen, [])
+    // Control: the same call shape into one of the app's own functions, under a name also new to this process, runs it.
+    rpcMeta.globalsProbeTarget = 'countOpenTodos'
+    await alice().invoke('globalsProbeTarget' as never, {} as never)
+    assert.deepEqual(seen, ['globalsProbeTarget'])
+  } finally {
+    globals.splice(globals.indexOf(counter), 1)
+    pikkuState(null, 'addons', 'packages').delete('chatmw')
+    delete rpcMeta.globalsProbeTarget
+  }
+})
+
 test('announce-done: announceTodo posts "Done: <title>" through the addon for a finished to-do', async () => {
   hook.received.length = 0
   assert.deepEqual(await announce(doneTodoId), { status: 200, body: { posted: true } })
