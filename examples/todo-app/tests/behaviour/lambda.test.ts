@@ -8,6 +8,7 @@ import { getSingletonServices, pikkuState } from '@pikku/core/state'
 import { ForbiddenError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { SQSQueueService } from '@pikku/aws-services'
+import { SQSQueueService as LambdaSQSQueueService } from '@pikku/lambda'
 import { runFetchV2 } from '@pikku/lambda/http'
 import { collectLogs, quiet } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
@@ -213,6 +214,24 @@ test('sqs-delay-limit: SQSQueueService refuses a delay above 900 seconds before 
   await assert.rejects(queue.add('todo-reminders', { todoId: 't' }, { delay: 901_000 }), {
     message: 'SQS delay cannot exceed 900 seconds (15 minutes). Requested: 901s',
   })
+})
+
+test('sqs-deploy-names-mismatch: with the queue names pikku deploy -p serverless generates, the @pikku/lambda producer finds no URL and the runner no worker', async () => {
+  // For a project 'todo-app' on stage 'dev', the generated serverless.yml names the queue todo-app-todo-reminders-dev
+  // and sets its URL in SQS_QUEUE_URL_TODO_APP_TODO_REMINDERS (@pikku/deploy-serverless 0.12.4).
+  process.env.SQS_QUEUE_URL_TODO_APP_TODO_REMINDERS = 'http://127.0.0.1:9/000000000000/todo-app-todo-reminders-dev'
+  try {
+    await assert.rejects(new LambdaSQSQueueService().add('todo-reminders', { todoId: 't' }), {
+      message:
+        'SQS queue URL not found for queue "todo-reminders". Set environment variable SQS_QUEUE_URL_TODO_REMINDERS or pass queueUrlMap to constructor.',
+    })
+  } finally {
+    delete process.env.SQS_QUEUE_URL_TODO_APP_TODO_REMINDERS
+  }
+  const result = await lambda.reminders(
+    sqsEvent([{ id: 'm-gen', body: JSON.stringify({ todoId: 'gone' }), queue: 'todo-app-todo-reminders-dev' }]),
+  )
+  assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-gen' }] })
 })
 
 test('cloudflare-fetch-health: the Worker entry serves GET /health from a fetch Request in Node.js', async () => {
