@@ -234,6 +234,17 @@ test('sqs-deploy-names-mismatch: with the queue names pikku deploy -p serverless
   assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-gen' }] })
 })
 
+test('sqs-lambda-delay-capped: the SQSQueueService of @pikku/lambda caps a longer delay at 900 seconds instead of throwing', async () => {
+  const queue = new LambdaSQSQueueService({ 'todo-reminders': 'http://127.0.0.1:9/000000000000/todo-reminders' })
+  const sent: Array<Record<string, unknown>> = []
+  // The AWS client is replaced so that nothing leaves the process; what it would send is recorded.
+  ;(queue as unknown as { client: unknown }).client = {
+    send: async (command: { input: Record<string, unknown> }) => (sent.push(command.input), { MessageId: 'm-1' }),
+  }
+  assert.equal(await queue.add('todo-reminders', { todoId: 't' }, { delay: 2 * 24 * 60 * 60 * 1000 }), 'm-1')
+  assert.equal(sent[0]!.DelaySeconds, 900)
+})
+
 test('cloudflare-fetch-health: the Worker entry serves GET /health from a fetch Request in Node.js', async () => {
   await import('./harness/core-cloudflare.js')
   const { default: worker } = await import('../../src/runtimes/cloudflare.js')
