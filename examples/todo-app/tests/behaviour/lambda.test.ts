@@ -3,11 +3,12 @@
 // both in Node.js. No AWS or Cloudflare service is reached: nothing here publishes a job.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { generateKeyPairSync } from 'node:crypto'
 import type { APIGatewayEvent, APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda'
 import { getSingletonServices, pikkuState } from '@pikku/core/state'
 import { ForbiddenError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
-import { SQSQueueService } from '@pikku/aws-services'
+import { S3Content, SQSQueueService } from '@pikku/aws-services'
 import { SQSQueueService as LambdaSQSQueueService } from '@pikku/lambda'
 import { runFetchV2 } from '@pikku/lambda/http'
 import { collectLogs, quiet } from './harness/app.js'
@@ -243,6 +244,30 @@ test('sqs-lambda-delay-capped: the SQSQueueService of @pikku/lambda caps a longe
   }
   assert.equal(await queue.add('todo-reminders', { todoId: 't' }, { delay: 2 * 24 * 60 * 60 * 1000 }), 'm-1')
   assert.equal(sent[0]!.DelaySeconds, 900)
+})
+
+// @pikku/aws-services beyond SQS. S3 calls go to a closed local port; the Secrets Manager client is replaced.
+const collectingLogger = () => {
+  const errors: string[] = []
+  const logger = { debug() {}, info() {}, warn() {}, error: (...args: unknown[]) => void errors.push(args.map(String).join(' ')) }
+  return { errors, logger: logger as never }
+}
+const s3Config = { bucketName: 'todo-files', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9' }
+
+test('s3-sign-failure-unsigned: S3Content signs links with the CloudFront key pair on https://<bucketName>/, and returns the URL unsigned when signing fails', async () => {
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  })
+  const good = new S3Content(s3Config, collectingLogger().logger, { keyPairId: 'K1', privateKey })
+  const link = await good.signContentKey({ bucket: 'attachments', contentKey: 't1/f', dateLessThan: new Date(Date.now() + 3_600_000) })
+  assert.match(link, /^https:\/\/todo-files\/attachments\/t1\/f\?Expires=\d+&Key-Pair-Id=K1&Signature=/)
+  const { errors, logger } = collectingLogger()
+  const bad = new S3Content(s3Config, logger, { keyPairId: 'K1', privateKey: 'not a key' })
+  const url = 'https://cdn.example.com/attachments/t1/f'
+  assert.equal(await bad.signURL({ url, dateLessThan: new Date(Date.now() + 3_600_000) }), url)
+  assert.deepEqual(errors, [`Error signing url: ${url}`])
 })
 
 test('cloudflare-fetch-health: the Worker entry serves GET /health from a fetch Request in Node.js', async () => {
