@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { generateKeyPairSync } from 'node:crypto'
+import { Readable } from 'node:stream'
 import type { APIGatewayEvent, APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda'
 import { getSingletonServices, pikkuState } from '@pikku/core/state'
 import { ForbiddenError } from '@pikku/core/errors'
@@ -268,6 +269,28 @@ test('s3-sign-failure-unsigned: S3Content signs links with the CloudFront key pa
   const url = 'https://cdn.example.com/attachments/t1/f'
   assert.equal(await bad.signURL({ url, dateLessThan: new Date(Date.now() + 3_600_000) }), url)
   assert.deepEqual(errors, [`Error signing url: ${url}`])
+})
+
+test('s3-errors-return-false: S3Content logs a failed write, copy or delete and returns false; a failed read rejects', async () => {
+  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY }
+  process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE'
+  process.env.AWS_SECRET_ACCESS_KEY = 'example'
+  try {
+    const { errors, logger } = collectingLogger()
+    const s3 = new S3Content(s3Config, logger, { keyPairId: 'K1', privateKey: '' })
+    const args = { bucket: 'attachments', key: 't1/f' }
+    assert.equal(await s3.writeFile({ ...args, stream: Readable.from(['x']) }), false)
+    assert.equal(await s3.copyFile({ ...args, fromAbsolutePath: new URL(import.meta.url).pathname }), false)
+    assert.equal(await s3.deleteFile(args), false)
+    assert.equal(errors.length, 3)
+    assert.match(errors[2]!, /^Error deleting file, key: attachments\/t1\/f .*ECONNREFUSED/)
+    await assert.rejects(s3.readFile(args), /ECONNREFUSED/)
+  } finally {
+    if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID
+    else process.env.AWS_ACCESS_KEY_ID = saved.id
+    if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY
+    else process.env.AWS_SECRET_ACCESS_KEY = saved.secret
+  }
 })
 
 test('cloudflare-fetch-health: the Worker entry serves GET /health from a fetch Request in Node.js', async () => {
