@@ -9,7 +9,7 @@ import type { APIGatewayEvent, APIGatewayProxyEventV2, SQSEvent } from 'aws-lamb
 import { getSingletonServices, pikkuState } from '@pikku/core/state'
 import { ForbiddenError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
-import { S3Content, SQSQueueService } from '@pikku/aws-services'
+import { AWSSecrets, S3Content, SQSQueueService } from '@pikku/aws-services'
 import { SQSQueueService as LambdaSQSQueueService } from '@pikku/lambda'
 import { runFetchV2 } from '@pikku/lambda/http'
 import { collectLogs, quiet } from './harness/app.js'
@@ -291,6 +291,26 @@ test('s3-errors-return-false: S3Content logs a failed write, copy or delete and 
     if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY
     else process.env.AWS_SECRET_ACCESS_KEY = saved.secret
   }
+})
+
+test('aws-secrets-json-and-denied: AWSSecrets parses a secret string as JSON, and an access error reads as a missing secret to hasSecret and getSecrets', async () => {
+  const secrets = new AWSSecrets({ awsRegion: 'eu-west-1' })
+  const useClient = (send: () => Promise<unknown>) => ((secrets as unknown as { client: unknown }).client = { send })
+  // A key/value secret, as the Secrets Manager console stores one, comes back as an object.
+  useClient(async () => ({ SecretString: '{"JWT_SECRET":"a-signing-key"}' }))
+  assert.deepEqual((await secrets.getSecret('JWT_SECRET')).reveal(), { JWT_SECRET: 'a-signing-key' })
+  useClient(async () => ({ SecretString: 'a-signing-key' }))
+  assert.equal((await secrets.getSecret('JWT_SECRET')).reveal(), 'a-signing-key')
+  useClient(async () => {
+    throw Object.assign(new Error('not authorized'), { name: 'AccessDeniedException' })
+  })
+  assert.equal(await secrets.hasSecret('JWT_SECRET'), false)
+  assert.deepEqual(await secrets.getSecrets(['JWT_SECRET']), {})
+  await assert.rejects(secrets.getSecret('JWT_SECRET'), (error: Error) => {
+    assert.equal(error.message, 'FATAL: Error finding secret: JWT_SECRET')
+    assert.equal((error.cause as Error).name, 'AccessDeniedException')
+    return true
+  })
 })
 
 test('cloudflare-fetch-health: the Worker entry serves GET /health from a fetch Request in Node.js', async () => {
