@@ -177,6 +177,15 @@ test('sqs-unknown-queue-fails: a record from a queue no worker is wired to is re
   assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-other' }] })
 })
 
+test('sqs-record-without-arn-rejects: one record without an eventSourceARN makes the whole invocation reject, the valid records with it', async () => {
+  const event = sqsEvent([
+    { id: 'm-ok', body: JSON.stringify({ todoId: 'gone' }) },
+    { id: 'm-no-arn', body: JSON.stringify({ todoId: 'gone' }) },
+  ])
+  delete (event.Records[1] as { eventSourceARN?: string }).eventSourceARN
+  await assert.rejects(lambda.reminders(event), { message: 'SQS record does not have eventSourceARN' })
+})
+
 test('scheduled-daily-digest: the dailyDigest handler runs the daily-digest task and no other wired task', async () => {
   // The app wires other tasks too (weekday-digest, workflow-recovery): record which task functions run.
   const taskMeta = pikkuState(null, 'scheduler', 'meta') as Record<string, { pikkuFuncId: string }>
