@@ -740,3 +740,33 @@ test('tool-input-validated: tool arguments that fail the function\'s schema fail
   const toolMessage: any = model.calls[1].prompt.at(-1)
   assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
 })
+
+test('sub-agent-fails-streamed: in a streamed run a failing sub-agent ends the client stream with RUN_ERROR, while the parent goes on with an empty tool result and completes', async () => {
+  const plannerDown = () => {
+    throw new Error('planner model is down')
+  }
+  model.answer(
+    { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'p' } }] },
+    plannerDown,
+    { text: 'The planner could not help.' },
+  )
+  const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Plan my day', threadId: 'alice-sub-fails-stream' }))
+  assert.equal(events.at(-1).type, 'RUN_ERROR')
+  assert.equal(events.at(-1).message, 'planner model is down')
+  assert.ok(!events.some((e) => e.type === 'RUN_FINISHED'))
+  // calls: parent, dayPlanner (throws), parent again, handed the sub-agent's text so far as a normal result
+  assert.equal(model.calls.length, 3)
+  assert.deepEqual((model.calls[2].prompt.at(-1) as any).content[0].output, { type: 'json', value: '' })
+  assert.equal((await services.agentRunState.getRun(events[0].runId)).status, 'completed')
+
+  // A run that is not streamed hands the parent a failed tool call instead.
+  model.reset()
+  model.answer(
+    { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'p' } }] },
+    plannerDown,
+    { text: 'The planner could not help.' },
+  )
+  const turn = await (await ask('alice', 'Plan my day', 'alice-sub-fails')).json()
+  assert.equal(turn.reply, 'The planner could not help.')
+  assert.deepEqual((model.calls[2].prompt.at(-1) as any).content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
+})
