@@ -770,3 +770,47 @@ test('sub-agent-fails-streamed: in a streamed run a failing sub-agent ends the c
   assert.equal(turn.reply, 'The planner could not help.')
   assert.deepEqual((model.calls[2].prompt.at(-1) as any).content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
 })
+
+test('approval-policy-not-kept-on-resume: requiresToolApproval passed to stream is not kept for the leg that resume continues, unless resume is passed it too', async () => {
+  const events: any[] = []
+  const channel = {
+    channelId: 'policy-test',
+    openingData: undefined,
+    state: undefined,
+    send: (event: any) => {
+      events.push(event)
+    },
+    sendBinary: () => {},
+    close: () => {},
+    setState: () => {},
+    getState: () => undefined,
+    clearState: () => {},
+    remote: async () => undefined,
+  }
+  const sessionService = new PikkuSessionService()
+  sessionService.setInitial({ userId: 'alice' })
+  const rpc: any = rpcService.getContextRPCService(services, { channel } as never, { sessionService })
+  const list = { toolCalls: [{ toolName: 'listTodos', args: {} }] }
+  model.answer(list)
+  await rpc.agent.stream('todoAssistant', { message: 'What is on my list?', threadId: 'alice-ask-all', resourceId: 'alice' }, { requiresToolApproval: 'all' })
+  const request = approvalRequest(events)
+  assert.ok(request, 'with requiresToolApproval: all, listTodos waits for approval')
+  events.length = 0
+  model.answer(list, { text: 'Listed twice.' })
+  await rpc.agent.resume(request.value.runId, { toolCallId: request.value.toolCallId, approved: true })
+  assert.equal(approvalRequest(events), undefined, 'the second listTodos ran without asking')
+  assert.equal(events.filter((e) => e.type === 'TOOL_CALL_RESULT').length, 2)
+  assert.equal(events.at(-1).type, 'RUN_FINISHED')
+  assert.equal(model.calls.length, 3)
+
+  // Passed to resume as well, the policy holds for the continued leg.
+  events.length = 0
+  model.reset()
+  model.answer(list)
+  await rpc.agent.stream('todoAssistant', { message: 'And again?', threadId: 'alice-ask-all-2', resourceId: 'alice' }, { requiresToolApproval: 'all' })
+  const first = approvalRequest(events)
+  events.length = 0
+  model.answer(list)
+  await rpc.agent.resume(first.value.runId, { toolCallId: first.value.toolCallId, approved: true }, { requiresToolApproval: 'all' })
+  assert.ok(approvalRequest(events), 'the second listTodos waits for approval')
+})
