@@ -352,7 +352,7 @@ test('approval-no-storage-fails: without an agentStorage an approved tool runs, 
   }
 })
 
-test('sub-agent-approval: a sub-agent\'s request answered by approve returns 200 without running the tool; through resume the tool runs', async () => {
+test('sub-agent-approval: a sub-agent\'s request answered by approve returns 200 without running the tool; through resume the tool runs, and the parent is handed a fixed line in place of the sub-agent\'s answer', async () => {
   // dayPlanner is given the approval tool for this test only, so that a sub-agent asks for approval.
   const meta = (pikkuState(null, 'agent', 'agentsMeta') as any).dayPlanner
   const tools = meta.tools
@@ -386,6 +386,11 @@ test('sub-agent-approval: a sub-agent\'s request answered by approve returns 200
     // The sub-agent and then the parent are each called once more.
     assert.equal(model.calls.length, 4)
     assert.equal(await services.todoStore.get(viaResume.todoId), undefined, 'resume ran the sub-agent tool')
+    // The parent is handed a fixed line, not the sub-agent's answer.
+    const results = (model.calls[3].prompt.at(-1) as any).content.map((part: any) => part.output.value)
+    assert.equal(results[0].__approvalRequired, true, 'the call that stopped keeps its approval marker as result')
+    assert.equal(results.at(-1), 'Sub-agent completed successfully')
+    assert.ok(!model.calls[3].text.includes('Deleted it.'), 'the sub-agent\'s answer is not in the parent\'s prompt')
   } finally {
     meta.tools = tools
   }
