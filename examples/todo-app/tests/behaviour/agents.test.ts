@@ -819,3 +819,31 @@ test('approval-policy-not-kept-on-resume: requiresToolApproval passed to stream 
   await rpc.agent.resume(first.value.runId, { toolCallId: first.value.toolCallId, approved: true }, { requiresToolApproval: 'all' })
   assert.ok(approvalRequest(events), 'the second listTodos waits for approval')
 })
+
+test('model-error-streamed-completed: a model call that fails in a streamed run sends RUN_ERROR, yet the run is recorded completed and onError does not run; a run that is not streamed fails and reaches onError', async () => {
+  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
+  const middleware = agent.agentMiddleware
+  const seen: string[] = []
+  agent.agentMiddleware = [...middleware, { onError: async (_services: unknown, { error }: { error: Error }) => { seen.push(error.message) } }]
+  try {
+    model.answer(() => {
+      throw new Error('model is down')
+    })
+    const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Hi', threadId: 'alice-model-down' }))
+    assert.deepEqual(events.map((e) => e.type), ['RUN_STARTED', 'STEP_STARTED', 'STEP_FINISHED', 'RUN_ERROR'])
+    assert.equal(events.at(-1).message, 'model is down')
+    const run = await services.agentRunState.getRun(events[0].runId)
+    assert.equal(run.status, 'completed')
+    assert.equal(run.errorMessage, undefined)
+    assert.deepEqual(seen, [])
+
+    model.answer(() => {
+      throw new Error('model is down')
+    })
+    const response = await ask('alice', 'Hi', 'alice-model-down-waiting')
+    assert.equal(response.status, 500)
+    assert.deepEqual(seen, ['model is down'])
+  } finally {
+    agent.agentMiddleware = middleware
+  }
+})
