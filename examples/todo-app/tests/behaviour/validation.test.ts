@@ -180,7 +180,7 @@ test('no-schema-name-no-data: validateSchema with no schema name refuses data wi
   })
 })
 
-test('defaults-written-into-caller-data: the runner writes a top-level schema default into the object it was handed, so rpc.invoke fills in the caller\'s own object, and a frozen one fails with a TypeError', async () => {
+test('defaults-written-into-caller-data: the runner writes a top-level schema default into the object it was handed, so rpc.invoke fills in the caller\'s own object, and a frozen one that lacks a defaulted field fails with a TypeError', async () => {
   // rpc.invoke hands the function runner the caller's object as it is; applyDefaultsFromSchema adds the missing
   // keys to that object rather than to a copy.
   addSchema('DefaultsProbeInput', {
@@ -201,6 +201,9 @@ test('defaults-written-into-caller-data: the runner writes a top-level schema de
       assert.match(error.message, /Cannot add property priority, object is not extensible/)
       return true
     })
+    // A frozen object that already holds every field with a default is left alone, and the call goes through.
+    const complete = Object.freeze({ title: 'Frozen', priority: 'high' })
+    assert.equal(await rpc.invoke('defaultsProbe', complete), complete)
   } finally {
     pikkuState(null, 'misc', 'schemas').delete('DefaultsProbeInput')
     pikkuState(null, 'function', 'functions').delete('defaultsProbe')
