@@ -212,7 +212,7 @@ test('verify-result-on-post: on POST, a verifyWebhook result of { verified: fals
   }
 })
 
-test('webhook-global-middleware-twice: on a webhook gateway the global middleware runs twice per message, once around the route before verifyWebhook and again around the function, with the gateway\'s own middleware between', async () => {
+test('webhook-global-middleware-twice: on a webhook gateway the global middleware runs twice per message that reaches the function, once around the route before verifyWebhook and again around the function, with the gateway\'s own middleware between; once for a request that verifyWebhook answers or whose event parse drops', async () => {
   const { wireGateway } = await import('@pikku/core/gateway')
   const { httpRouter } = await import('@pikku/core/http')
   const { pikkuState } = await import('@pikku/core/state')
@@ -236,11 +236,13 @@ test('webhook-global-middleware-twice: on a webhook gateway the global middlewar
       route,
       adapter: {
         name: 'probe',
-        parse: (data: unknown) => ({ senderId: 'U1', text: 'hi', raw: data }),
+        // An event the adapter does not handle comes back from parse as null.
+        parse: (data: any) => (data?.skip ? null : { senderId: 'U1', text: 'hi', raw: data }),
         send: async () => {},
         init: async () => {},
         close: async () => {},
-        verifyWebhook: async () => (order.push('verifyWebhook'), { verified: false }),
+        // A challenge is answered by verifyWebhook itself.
+        verifyWebhook: async (data: any) => (order.push('verifyWebhook'), data?.challenge ? { verified: true, response: { challenge: data.challenge } } : { verified: false }),
       },
       middleware: [async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
         order.push('gateway middleware')
@@ -255,6 +257,16 @@ test('webhook-global-middleware-twice: on a webhook gateway the global middlewar
     const response = await fetch(`${nodeUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
     assert.equal(response.status, 200)
     assert.deepEqual(order, ['global', 'verifyWebhook', 'gateway middleware', 'global', 'function'])
+    // A request whose event parse drops never reaches the function: the global middleware runs once, for the route.
+    order.length = 0
+    const dropped = await fetch(`${nodeUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"skip":true}' })
+    assert.equal(dropped.status, 200)
+    assert.deepEqual(order, ['global', 'verifyWebhook'])
+    // Nor does one that verifyWebhook answers itself.
+    order.length = 0
+    const challenge = await fetch(`${nodeUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"challenge":"c1"}' })
+    assert.deepEqual(await challenge.json(), { challenge: 'c1' })
+    assert.deepEqual(order, ['global', 'verifyWebhook'])
   } finally {
     globals.splice(0, globals.length, ...savedGlobals)
     pikkuState(null, 'gateway', 'gateways').delete(name)
