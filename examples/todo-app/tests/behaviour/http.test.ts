@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import type { JWTService } from '@pikku/core/services'
 import { CorePikkuFetch, PikkuFetchError } from '@pikku/fetch'
 import * as errors from '@pikku/core/errors'
-import { pikkuState } from '@pikku/core/state'
+import { getAllPackageStates, pikkuState } from '@pikku/core/state'
 import { TodoLimitReachedError } from '../../src/errors.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { bearer, createTestJWT } from './harness/http.js'
@@ -860,6 +860,45 @@ test('meta-without-middleware-no-star-group: a route whose generated meta lists 
     const health = await fetch(`${app.url}/health`, { headers: { origin: 'http://localhost:5173' } })
     assert.equal(health.headers.get('access-control-allow-origin'), 'http://localhost:5173')
   })
+})
+
+test('contract-mount-package-globals: a route whose meta carries an addon packageName, as codegen writes for a route mounted from a refHTTP contract, runs the middleware its wiring passes but none of the app\'s global middleware', async () => {
+  // registerHTTPRouteMeta in the inspector's add-http-route.ts copies the contract func's packageName onto the route meta;
+  // the runner hands it to combineMiddleware, which reads global middleware from that package's state.
+  const packageName = 'probe-contract-addon'
+  const route = '/probe-contract-mount'
+  const name = 'probeContractMount'
+  const ran: string[] = []
+  const appGlobal = async (_services: unknown, _wire: unknown, next: () => Promise<void>) => (ran.push('app global'), next())
+  const groupMiddleware = async (_services: unknown, _wire: unknown, next: () => Promise<void>) => (ran.push('group'), next())
+  const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const func = { auth: false, func: async () => ({ ok: true }) }
+  ;(pikkuState(packageName, 'function', 'meta') as Record<string, unknown>)[name] = {
+    pikkuFuncId: name, functionType: 'user', name, sessionless: true, inputSchemaName: null, outputSchemaName: null, inputs: [], outputs: [],
+  }
+  httpMeta.get[route] = { pikkuFuncId: name, packageName, route, method: 'get', auth: false }
+  globals.push(appGlobal)
+  try {
+    // The same wiring without a packageName runs the app's global middleware.
+    await withProbeRoute('probeContractMain', '/probe-contract-main', func, { middleware: [groupMiddleware] }, async () => {
+      assert.equal((await fetch(`${app.url}/probe-contract-main`)).status, 200)
+    })
+    assert.deepEqual(ran, ['app global', 'group'])
+    ran.length = 0
+    coreWireHTTP({ method: 'get', route, auth: false, middleware: [groupMiddleware], func } as never)
+    httpRouter.reset()
+    const response = await fetch(`${app.url}${route}`)
+    assert.equal(response.status, 200)
+    assert.deepEqual(ran, ['group'])
+  } finally {
+    globals.splice(globals.indexOf(appGlobal), 1)
+    routes.get('get')?.delete(route)
+    delete httpMeta.get[route]
+    getAllPackageStates().delete(packageName)
+    httpRouter.reset()
+  }
 })
 
 test('missing-metadata-skipped: a wiring whose route codegen never saw is skipped with a warning, and its path answers 404', async () => {
