@@ -530,7 +530,7 @@ test('nextjs-sse-held-until-return: through pikkuAPIRequest (core\'s fetch), an 
   }
 })
 
-test('nextjs-helper-response-result-throws: an in-process helper rejects with "Next Resposne doesn\'t support arrayBuffer" after the function ran, when it returns a Response or its route has returnsJSON: false', async () => {
+test('nextjs-helper-response-result-throws: an in-process helper rejects with "Next Resposne doesn\'t support arrayBuffer" after the function ran, when it returns a Response with a body or a value on a route with returnsJSON: false, and not when there is no body to write', async () => {
   const { pikku } = await import('#pikku/pikku-nextjs.gen.js')
   // For this test only, GET /health returns other things than JSON; the route and the function are put back below.
   const route = pikkuState(null, 'http', 'routes').get('get')!.get('/health') as unknown as { returnsJSON?: boolean }
@@ -549,6 +549,14 @@ test('nextjs-helper-response-result-throws: an in-process helper rejects with "N
     route.returnsJSON = false
     await assert.rejects(pikku().staticGet('/health'), expected)
     assert.equal(ran, 2)
+    // Nothing to write, nothing thrown: a Response with an empty body, or no value on a returnsJSON: false route.
+    functions.set(funcId, { ...original, func: async () => (ran++, undefined) } as never)
+    assert.equal(await pikku().staticGet('/health'), undefined)
+    delete route.returnsJSON
+    const empty = new Response(null, { status: 204 })
+    functions.set(funcId, { ...original, func: async () => (ran++, empty) } as never)
+    assert.equal(await pikku().staticGet('/health'), empty)
+    assert.equal(ran, 4)
   } finally {
     delete route.returnsJSON
     functions.set(funcId, original)
