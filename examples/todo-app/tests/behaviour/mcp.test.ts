@@ -577,3 +577,36 @@ test('stdio-anonymous-all: over stdio listOpenTodos, a resource read and planDay
     await client.close()
   }
 })
+
+test('resource-template-regex: a template is matched as a regular expression, so one with a query string never matches its own URIs', async () => {
+  // A probe resource registered the way the generated metadata and wireMCPResource register one.
+  const template = 'todos://search?q={q}'
+  const resources = pikkuState(null, 'mcp', 'resources') as Map<string, unknown>
+  const resourcesMeta = pikkuState(null, 'mcp', 'resourcesMeta') as Record<string, unknown>
+  const asked: unknown[] = []
+  registerProbe(
+    'mcpTemplateRegexProbe',
+    {
+      func: async (_services: unknown, data: { q: string }) => {
+        asked.push(data.q)
+        return [{ uri: 'todos://search', text: data.q }]
+      },
+    },
+    { sessionless: true },
+  )
+  resourcesMeta[template] = { pikkuFuncId: 'mcpTemplateRegexProbe', uri: template }
+  resources.set(template, { uri: template, title: 'Search', description: 'Search', func: {} })
+  try {
+    // The '?' of the template makes the 'h' before it optional instead of matching a '?': the URI the
+    // template describes is not found...
+    const error = await rejection(alice.readResource({ uri: 'todos://search?q=milk' }))
+    assert.equal(error.code, -32601)
+    // ...while a URI without the '?' and the 'h' is read through it.
+    const { contents } = await alice.readResource({ uri: 'todos://searcq=milk' })
+    assert.deepEqual(contents, [{ uri: 'todos://search', text: 'milk' }])
+    assert.deepEqual(asked, ['milk'])
+  } finally {
+    resources.delete(template)
+    delete resourcesMeta[template]
+  }
+})
