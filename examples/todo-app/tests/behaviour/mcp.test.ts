@@ -610,3 +610,34 @@ test('resource-template-regex: a template is matched as a regular expression, so
     delete resourcesMeta[template]
   }
 })
+
+test('error-log-class-only: the server logs a failed MCP call with the error class only; its message is in data, outside production', async () => {
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe(
+    'mcpFailingProbe',
+    {
+      func: async () => {
+        throw new Error('database is down')
+      },
+    },
+    { sessionless: true },
+  )
+  toolsMeta.mcpFailingProbe = { pikkuFuncId: 'mcpFailingProbe' }
+  const { logger } = mcp.services
+  const error = logger.error
+  const logged: unknown[][] = []
+  logger.error = (...args: unknown[]) => void logged.push(args)
+  try {
+    const result = await alice.callTool({ name: 'mcpFailingProbe', arguments: {} })
+    const sent = errorOf(result)
+    assert.equal(sent.code, -32603)
+    assert.equal(sent.data?.message, 'database is down')
+    const line = logged.find((args) => String(args[0]).includes('mcpFailingProbe'))
+    assert.ok(line, 'the runner logs the failure')
+    assert.deepEqual(line, ["Error running MCP tool 'mcpFailingProbe':", Error])
+    assert.ok(!JSON.stringify(logged.map((args) => args.map(String))).includes('database is down'))
+  } finally {
+    logger.error = error
+    delete toolsMeta.mcpFailingProbe
+  }
+})
