@@ -641,3 +641,28 @@ test('error-log-class-only: the server logs a failed MCP call with the error cla
     delete toolsMeta.mcpFailingProbe
   }
 })
+
+test('mcp-logger-http-throws: createMCPLogger() on a server started with connectHTTP has no connection to send on, and its first line throws a TypeError', async () => {
+  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
+  const { freePort } = await import('./harness/services.js')
+  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
+  const server = new PikkuMCPServer(
+    {
+      ...(mcp.services.config as object),
+      name: 'todo-app',
+      version: '1.0.0',
+      mcpJSON,
+      capabilities: { logging: {}, tools: {} },
+    } as never,
+    mcp.services.logger,
+  )
+  await server.init()
+  // The listener only: the returned close() would also stop the singleton services the other tests share.
+  const { httpServer } = await server.connectHTTP({ port: await freePort(), path: '/mcp' })
+  try {
+    const logger = server.createMCPLogger()
+    assert.throws(() => logger.info('probe line'), TypeError)
+  } finally {
+    await new Promise((resolve) => httpServer.close(resolve))
+  }
+})
