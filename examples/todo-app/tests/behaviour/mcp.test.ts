@@ -666,3 +666,46 @@ test('mcp-logger-http-throws: createMCPLogger() on a server started with connect
     await new Promise((resolve) => httpServer.close(resolve))
   }
 })
+
+test('list-changed-notifications: a change made with enableTools or enablePrompts is announced over a held connection, never over HTTP; enablePrompts announces prompts while it changed a tool', async () => {
+  const { ToolListChangedNotificationSchema, PromptListChangedNotificationSchema } = await import(
+    '@modelcontextprotocol/sdk/types.js'
+  )
+  // A probe tool that switches countOpenTodos off through enablePrompts (the 0.12.10 defect) and back on through
+  // enableTools, so each server's switches end as they started.
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe(
+    'mcpListChangedProbe',
+    {
+      func: async (_services: unknown, _data: unknown, { mcp: wireMcp }: any) => {
+        assert.equal(await wireMcp.enablePrompts({ countOpenTodos: false }), true)
+        assert.equal(await wireMcp.enableTools({ countOpenTodos: true }), true)
+        return [{ type: 'text', text: 'switched' }]
+      },
+    },
+    { sessionless: true },
+  )
+  toolsMeta.mcpListChangedProbe = { pikkuFuncId: 'mcpListChangedProbe', outputSchema: 'MCPToolResponse' }
+  const noticesOf = async (client: Client) => {
+    const notices: string[] = []
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void notices.push('tools'))
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void notices.push('prompts'))
+    const result = await client.callTool({ name: 'mcpListChangedProbe', arguments: {} })
+    assert.equal(result.isError, false)
+    await client.ping()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await client.ping()
+    return notices
+  }
+  try {
+    assert.deepEqual(await noticesOf(await mcp.connect()), [])
+    const { client: held } = await heldConnection({ tools: {}, prompts: {} }, 'list-changed-probe')
+    try {
+      assert.deepEqual(await noticesOf(held), ['prompts', 'tools'])
+    } finally {
+      await held.close()
+    }
+  } finally {
+    delete toolsMeta.mcpListChangedProbe
+  }
+})
