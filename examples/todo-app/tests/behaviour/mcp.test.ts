@@ -709,3 +709,61 @@ test('list-changed-notifications: a change made with enableTools or enablePrompt
     delete toolsMeta.mcpListChangedProbe
   }
 })
+
+test('string-only-params: a template parameter or prompt argument typed as a number is never accepted: URIs and prompt arguments carry strings, and MCP calls are validated without coercion', async () => {
+  // A probe resource and a probe prompt whose input declares a number, registered the way the generated metadata
+  // and the wirings register them, with the input's JSON Schema compiled into the app's schema service.
+  const schemaName = 'McpNumberProbeInput'
+  const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false }
+  const schemas = pikkuState(null, 'misc', 'schemas') as Map<string, unknown>
+  const resources = pikkuState(null, 'mcp', 'resources') as Map<string, unknown>
+  const resourcesMeta = pikkuState(null, 'mcp', 'resourcesMeta') as Record<string, unknown>
+  const prompts = pikkuState(null, 'mcp', 'prompts') as Map<string, unknown>
+  const promptsMeta = pikkuState(null, 'mcp', 'promptsMeta') as Record<string, unknown>
+  const ran: unknown[] = []
+  registerProbe(
+    'mcpNumberResourceProbe',
+    {
+      func: async (_services: unknown, data: { n: number }) => {
+        ran.push(data.n)
+        return [{ uri: `probe://numbers/${data.n}`, text: String(data.n) }]
+      },
+    },
+    { sessionless: true, inputSchemaName: schemaName },
+  )
+  registerProbe(
+    'mcpNumberPromptProbe',
+    {
+      func: async (_services: unknown, data: { n: number }) => {
+        ran.push(data.n)
+        return [{ role: 'user', content: { type: 'text', text: String(data.n) } }]
+      },
+    },
+    { sessionless: true, inputSchemaName: schemaName },
+  )
+  schemas.set(schemaName, schema)
+  // The compiled validator stays in the schema service under this name, which nothing else uses.
+  await mcp.services.schema!.compileSchema(schemaName, schema)
+  const template = 'probe://numbers/{n}'
+  resourcesMeta[template] = { pikkuFuncId: 'mcpNumberResourceProbe', uri: template, inputSchema: schemaName }
+  resources.set(template, { uri: template, title: 'Number', description: 'Number', func: {} })
+  promptsMeta.mcpNumberPrompt = { pikkuFuncId: 'mcpNumberPromptProbe', name: 'mcpNumberPrompt', arguments: [] }
+  prompts.set('mcpNumberPrompt', { name: 'mcpNumberPrompt', description: 'Number', func: {} })
+  try {
+    // The URI gives n as the string '42', which the schema refuses.
+    assert.equal((await rejection(alice.readResource({ uri: 'probe://numbers/42' }))).code, -32603)
+    // A prompt argument sent as a string is refused the same way...
+    assert.equal((await rejection(alice.getPrompt({ name: 'mcpNumberPrompt', arguments: { n: '3' } }))).code, -32603)
+    // ...and one sent as a number is refused by the MCP SDK's request schema before Pikku sees it, also as -32603.
+    const error = await rejection(alice.getPrompt({ name: 'mcpNumberPrompt', arguments: { n: 3 } as never }))
+    assert.equal(error.code, -32603)
+    assert.match(error.message, /expected string, received number/)
+    assert.deepEqual(ran, [])
+  } finally {
+    resources.delete(template)
+    delete resourcesMeta[template]
+    prompts.delete('mcpNumberPrompt')
+    delete promptsMeta.mcpNumberPrompt
+    schemas.delete(schemaName)
+  }
+})
