@@ -413,3 +413,46 @@ test('claimed-step-not-recovered: a step left running by a step worker that died
   }
   assert.equal((await wf.getRun(runId)).status, 'running')
 })
+
+/**
+ * Registers a graph's generated metadata for one test, in the shape `pikku all` writes it
+ * (.pikku/workflow/meta/*.gen.json), runs `body`, and removes it again.
+ */
+const withTestGraph = async (name: string, nodes: Record<string, any>, entryNodeIds: string[], body: () => Promise<void>) => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const workflowsMeta = pikkuState(null, 'workflows', 'meta') as Record<string, any>
+  workflowsMeta[name] = { name, pikkuFuncId: name, source: 'graph', nodes, entryNodeIds, graphHash: `${name}-hash` }
+  try {
+    await body()
+  } finally {
+    delete workflowsMeta[name]
+  }
+}
+
+test('graph-node-input-defaults: an entry node with no input gets the run\'s whole input, a later node with no input gets {}', async () => {
+  await withTestGraph(
+    'inputDefaultsGraph',
+    {
+      list: { nodeId: 'list', rpcName: 'listOpenTodoIds', input: {}, next: 'check' },
+      check: { nodeId: 'check', rpcName: 'isTodoOpen', input: {} },
+    },
+    ['list'],
+    async () => {
+      const start = async (input: unknown) => {
+        const { runId } = await services.workflowService.startWorkflow('inputDefaultsGraph', input, { type: 'test' }, rpcFor(services))
+        const history = await services.workflowService.getRunHistory(runId)
+        return { run: await services.workflowService.getRun(runId), history }
+      }
+      // The whole run input reaches listOpenTodoIds, whose schema refuses the field it does not declare.
+      const extra = await start({ ownerId: 'hank', todoId: 'x' })
+      assert.equal(extra.run.status, 'failed')
+      assert.equal(extra.run.error.message, 'Property "todoId" does not match additional properties schema., False boolean schema.')
+      assert.deepEqual(extra.history.map((s: any) => [s.stepName, s.status]), [['list', 'failed']])
+      // With only ownerId, list runs; check, which declares no input, is called with {} and fails validation.
+      const plain = await start({ ownerId: 'hank' })
+      assert.equal(plain.run.status, 'failed')
+      assert.equal(plain.run.error.message, 'Instance does not have required property "todoId".')
+      assert.deepEqual(plain.history.map((s: any) => [s.stepName, s.status]), [['list', 'succeeded'], ['check', 'failed']])
+    },
+  )
+})
