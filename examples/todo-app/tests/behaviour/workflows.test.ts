@@ -456,3 +456,38 @@ test('graph-node-input-defaults: an entry node with no input gets the run\'s who
     },
   )
 })
+
+test('graph-ref-on-branch-not-taken: a node that refs a node of the branch not taken never runs, and the run stays running', async () => {
+  const todo = await newTodo('ivy', 'Water the plants', true)
+  const { pikkuState } = await import('@pikku/core/state')
+  const registered = pikkuState(null, 'function', 'functions').get('isTodoOpen')!
+  const original = registered.func
+  // isTodoOpen is wrapped for this test only, to take a branch as a graph node's function does; restored below.
+  registered.func = async (services: any, data: any, wire: any) => {
+    const result = await original(services, data, wire)
+    wire.graph?.branch(result.open ? 'open' : 'done')
+    return result
+  }
+  try {
+    await withTestGraph(
+      'branchNotTakenGraph',
+      {
+        check: { nodeId: 'check', rpcName: 'isTodoOpen', input: { todoId: { $ref: 'trigger', path: 'todoId' } }, next: { open: 'remind', done: 'list' } },
+        remind: { nodeId: 'remind', rpcName: 'sendReminder', input: { todoId: { $ref: 'trigger', path: 'todoId' } }, next: 'list' },
+        // list reads remind's output, so it waits for remind, which the 'done' branch never runs.
+        list: { nodeId: 'list', rpcName: 'listOpenTodoIds', input: { ownerId: { $ref: 'remind', path: 'reminded' } } },
+      },
+      ['check'],
+      async () => {
+        const { runId } = await services.workflowService.startWorkflow(
+          'branchNotTakenGraph', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services),
+        )
+        const history = await services.workflowService.getRunHistory(runId)
+        assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['check', 'succeeded']])
+        assert.equal((await services.workflowService.getRun(runId)).status, 'running')
+      },
+    )
+  } finally {
+    registered.func = original
+  }
+})
