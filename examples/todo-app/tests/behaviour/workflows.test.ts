@@ -491,3 +491,48 @@ test('graph-ref-on-branch-not-taken: a node that refs a node of the branch not t
     registered.func = original
   }
 })
+
+test('graph-child-workflow-needs-queue: without a queueService a graph node that names a workflow fails, and its child run records no owner', async () => {
+  const todo = await newTodo('jack', 'Return the library books', true)
+  await withTestGraph(
+    'childWorkflowGraph',
+    { remindOnce: { nodeId: 'remindOnce', rpcName: 'todoReminderWorkflow', input: { todoId: { $ref: 'trigger', path: 'todoId' } } } },
+    ['remindOnce'],
+    async () => {
+      const start = async () => {
+        // inline, as runToCompletion asks, so that the run stays in this process when a queue service is set below.
+        const { runId } = await services.workflowService.startWorkflow(
+          'childWorkflowGraph', { todoId: todo.todoId }, { type: 'test', pikkuUserId: 'jack' }, rpcFor(services, 'jack'), { inline: true },
+        )
+        const [step] = await services.workflowService.getRunHistory(runId)
+        // Found by its parent: when the child's start throws, the step never records the child's run id.
+        const runs = await services.workflowService.listRuns({ workflowName: 'todoReminderWorkflow' })
+        const childId = runs.find((r: any) => (r.wire ?? {}).parentRunId === runId)?.id
+        return { runId, run: await services.workflowService.getRun(runId), step, child: await services.workflowService.getRun(childId) }
+      }
+      // The child's body returns { outcome: 'closed' } (the to-do is done), then the service tries to put the graph
+      // run back on the orchestrator queue, and that throws; the child and the graph run both end failed.
+      const alone = await start()
+      const message = 'QueueService not configured. Remote workflows require a queue service.'
+      assert.deepEqual([alone.run.status, alone.run.error.message], ['failed', message])
+      assert.deepEqual([alone.child.status, alone.child.error.message], ['failed', message])
+      // The child run records the graph run as its parent, but not the graph run's owner.
+      assert.equal(alone.run.wire.pikkuUserId, 'jack')
+      assert.equal(alone.child.wire.parentRunId, alone.runId)
+      assert.equal(alone.child.wire.pikkuUserId, undefined)
+
+      // A queue service that only records its jobs: the same graph completes, and a job for the finished run is queued.
+      const jobs: any[] = []
+      services.queueService = { add: async (queue: string, data: unknown) => { jobs.push({ queue, data }); return 'job' } }
+      try {
+        const queued = await start()
+        assert.equal(queued.run.status, 'completed')
+        assert.deepEqual(queued.step.result, { outcome: 'closed' })
+        assert.equal(queued.child.status, 'completed')
+        assert.deepEqual(jobs, [{ queue: 'pikku-workflow-orchestrator', data: { runId: queued.runId } }])
+      } finally {
+        delete services.queueService
+      }
+    },
+  )
+})
