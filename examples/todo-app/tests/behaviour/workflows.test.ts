@@ -536,3 +536,22 @@ test('graph-child-workflow-needs-queue: without a queueService a graph node that
     },
   )
 })
+
+test('graph-inline-retries-onerror-running: an inline graph node with retries and onError that fails leaves the run running', async () => {
+  await withTestGraph(
+    'retriesOnErrorGraph',
+    {
+      // retries as the inspector records it from a node config; check is called with {} and fails validation.
+      check: { nodeId: 'check', rpcName: 'isTodoOpen', input: {}, retries: 2, onError: 'recover' },
+      recover: { nodeId: 'recover', rpcName: 'health', input: {} },
+    },
+    ['check'],
+    async () => {
+      const { runId } = await services.workflowService.startWorkflow('retriesOnErrorGraph', {}, { type: 'test' }, rpcFor(services))
+      const history = await services.workflowService.getRunHistory(runId)
+      assert.deepEqual(history.map((s: any) => [s.stepName, s.status, s.attemptCount]), [['check', 'failed', 1], ['recover', 'succeeded', 1]])
+      // One call, then nothing: the failed node still has attempts left on record, so the run is neither failed nor completed.
+      assert.equal((await services.workflowService.getRun(runId)).status, 'running')
+    },
+  )
+})
