@@ -171,6 +171,7 @@ test('addon-call-skips-app-globals: the app\'s global middleware does not run fo
   } finally {
     globals.splice(globals.indexOf(counter), 1)
     pikkuState(null, 'addons', 'packages').delete('chatmw')
+    pikkuState('chatmw', 'package', 'singletonServices', undefined as never)
     delete rpcMeta.globalsProbeTarget
   }
 })
