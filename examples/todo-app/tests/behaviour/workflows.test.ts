@@ -457,7 +457,7 @@ test('graph-node-input-defaults: an entry node with no input gets the run\'s who
   )
 })
 
-test('graph-ref-on-branch-not-taken: a node that refs a node of the branch not taken never runs, and the run stays running', async () => {
+test('graph-ref-on-branch-not-taken: a node that refs a node of the branch not taken never runs; the run stays running when the taken branch leads to it, and completes when only the branch not taken does', async () => {
   const todo = await newTodo('ivy', 'Water the plants', true)
   const { pikkuState } = await import('@pikku/core/state')
   const registered = pikkuState(null, 'function', 'functions').get('isTodoOpen')!
@@ -485,6 +485,25 @@ test('graph-ref-on-branch-not-taken: a node that refs a node of the branch not t
         const history = await services.workflowService.getRunHistory(runId)
         assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['check', 'succeeded']])
         assert.equal((await services.workflowService.getRun(runId)).status, 'running')
+      },
+    )
+    await withTestGraph(
+      'branchNotTakenOnlyGraph',
+      {
+        check: { nodeId: 'check', rpcName: 'isTodoOpen', input: { todoId: { $ref: 'trigger', path: 'todoId' } }, next: { open: 'remind', done: 'list' } },
+        remind: { nodeId: 'remind', rpcName: 'sendReminder', input: { todoId: { $ref: 'trigger', path: 'todoId' } }, next: 'again' },
+        // again reads remind and only the 'open' branch leads to it: on the 'done' branch it is skipped, not waited for.
+        again: { nodeId: 'again', rpcName: 'listOpenTodoIds', input: { ownerId: { $ref: 'remind', path: 'reminded' } } },
+        list: { nodeId: 'list', rpcName: 'listOpenTodoIds', input: { ownerId: { $ref: 'trigger', path: 'ownerId' } } },
+      },
+      ['check'],
+      async () => {
+        const { runId } = await services.workflowService.startWorkflow(
+          'branchNotTakenOnlyGraph', { todoId: todo.todoId, ownerId: 'ivy' }, { type: 'test' }, rpcFor(services),
+        )
+        const history = await services.workflowService.getRunHistory(runId)
+        assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['check', 'succeeded'], ['list', 'succeeded']])
+        assert.equal((await services.workflowService.getRun(runId)).status, 'completed')
       },
     )
   } finally {
