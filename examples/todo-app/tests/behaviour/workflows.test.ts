@@ -511,7 +511,7 @@ test('graph-ref-on-branch-not-taken: a node that refs a node of the branch not t
   }
 })
 
-test('graph-child-workflow-needs-queue: without a queueService a graph node that names a workflow fails, and its child run records no owner', async () => {
+test('graph-child-workflow-needs-queue: without a queueService a graph node that names a workflow with a body fails, one that names a graph does not, and the child run records no owner', async () => {
   const todo = await newTodo('jack', 'Return the library books', true)
   await withTestGraph(
     'childWorkflowGraph',
@@ -539,6 +539,30 @@ test('graph-child-workflow-needs-queue: without a queueService a graph node that
       assert.equal(alone.run.wire.pikkuUserId, 'jack')
       assert.equal(alone.child.wire.parentRunId, alone.runId)
       assert.equal(alone.child.wire.pikkuUserId, undefined)
+
+      // A node that names a graph instead: the child graph runs inline and does not resume its parent through the
+      // queue, so without a queue service both runs complete.
+      await withTestGraph(
+        'childGraph',
+        { open: { nodeId: 'open', rpcName: 'isTodoOpen', input: { todoId: { $ref: 'trigger', path: 'todoId' } } } },
+        ['open'],
+        async () => {
+          await withTestGraph(
+            'parentOfGraph',
+            { sub: { nodeId: 'sub', rpcName: 'childGraph', input: { todoId: { $ref: 'trigger', path: 'todoId' } } } },
+            ['sub'],
+            async () => {
+              const { runId } = await services.workflowService.startWorkflow(
+                'parentOfGraph', { todoId: todo.todoId }, { type: 'test' }, rpcFor(services), { inline: true },
+              )
+              assert.equal((await services.workflowService.getRun(runId)).status, 'completed')
+              const runs = await services.workflowService.listRuns({ workflowName: 'childGraph' })
+              const child = runs.find((r: any) => (r.wire ?? {}).parentRunId === runId)
+              assert.equal(child.status, 'completed')
+            },
+          )
+        },
+      )
 
       // A queue service that only records its jobs: the same graph completes, and a job for the finished run is queued.
       const jobs: any[] = []
