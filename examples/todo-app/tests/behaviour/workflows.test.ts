@@ -580,7 +580,7 @@ test('graph-child-workflow-needs-queue: without a queueService a graph node that
   )
 })
 
-test('graph-inline-retries-onerror-running: an inline graph node with retries and onError that fails leaves the run running', async () => {
+test('graph-inline-retries-onerror-running: an inline graph node with retries above 0 and onError that fails leaves the run running; with retries 0 the run fails', async () => {
   await withTestGraph(
     'retriesOnErrorGraph',
     {
@@ -595,6 +595,22 @@ test('graph-inline-retries-onerror-running: an inline graph node with retries an
       assert.deepEqual(history.map((s: any) => [s.stepName, s.status, s.attemptCount]), [['check', 'failed', 1], ['recover', 'succeeded', 1]])
       // One call, then nothing: the failed node still has attempts left on record, so the run is neither failed nor completed.
       assert.equal((await services.workflowService.getRun(runId)).status, 'running')
+    },
+  )
+  // With retries 0 the record allows one attempt, which is spent: the run ends failed although recover ran.
+  await withTestGraph(
+    'noRetriesOnErrorGraph',
+    {
+      check: { nodeId: 'check', rpcName: 'isTodoOpen', input: {}, retries: 0, onError: 'recover' },
+      recover: { nodeId: 'recover', rpcName: 'health', input: {} },
+    },
+    ['check'],
+    async () => {
+      const { runId } = await services.workflowService.startWorkflow('noRetriesOnErrorGraph', {}, { type: 'test' }, rpcFor(services))
+      const history = await services.workflowService.getRunHistory(runId)
+      assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['check', 'failed'], ['recover', 'succeeded']])
+      const run = await services.workflowService.getRun(runId)
+      assert.deepEqual([run.status, run.error.message], ['failed', "Graph node 'check' failed after exhausting retries"])
     },
   )
 })
