@@ -776,6 +776,33 @@ test('sub-agent-fails-streamed: in a streamed run a failing sub-agent ends the c
   assert.deepEqual((model.calls[2].prompt.at(-1) as any).content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
 })
 
+test('sub-agent-refused-streamed: in a streamed run a sub-agent that fails before its run is under way, here in its own modifyInput hook, fails the tool call instead: the parent reads "Error: " and the message, and no RUN_ERROR is sent', async () => {
+  const planner: any = pikkuState(null, 'agent', 'agents').get('dayPlanner')
+  const middleware = planner.agentMiddleware
+  planner.agentMiddleware = [
+    ...(middleware ?? []),
+    {
+      modifyInput: async () => {
+        throw new Error('planner input refused')
+      },
+    },
+  ]
+  try {
+    model.answer(
+      { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'p' } }] },
+      { text: 'The planner could not help.' },
+    )
+    const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Plan my day', threadId: 'alice-sub-refused-stream' }))
+    assert.ok(!events.some((e) => e.type === 'RUN_ERROR'))
+    assert.equal(events.at(-1).type, 'RUN_FINISHED')
+    // calls: parent, parent again (the sub-agent never reaches the model)
+    assert.equal(model.calls.length, 2)
+    assert.deepEqual((model.calls[1].prompt.at(-1) as any).content[0].output, { type: 'json', value: 'Error: planner input refused' })
+  } finally {
+    planner.agentMiddleware = middleware
+  }
+})
+
 test('approval-policy-not-kept-on-resume: requiresToolApproval passed to stream is not kept for the leg that resume continues, unless resume is passed it too', async () => {
   const events: any[] = []
   const channel = {
