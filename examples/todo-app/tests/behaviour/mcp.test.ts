@@ -820,3 +820,61 @@ test('resource-updated-needs-capability: on a server without resources among its
     delete toolsMeta.mcpResourceUpdatedToolsOnlyProbe
   }
 })
+
+test('list-changed-needs-capability: on a server without prompts among its capabilities, enablePrompts switches the tool and then throws, so the tool fails with -32603, over HTTP as over a held connection', async () => {
+  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
+  const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  const { freePort } = await import('./harness/services.js')
+  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
+  // A probe tool that switches countOpenTodos off through enablePrompts, on servers made for this test only.
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe(
+    'mcpPromptsNoticeToolsOnlyProbe',
+    {
+      func: async (_services: unknown, _data: unknown, { mcp: wireMcp }: any) => {
+        await wireMcp.enablePrompts({ countOpenTodos: false })
+        return [{ type: 'text', text: 'switched' }]
+      },
+    },
+    { sessionless: true },
+  )
+  toolsMeta.mcpPromptsNoticeToolsOnlyProbe = {
+    pikkuFuncId: 'mcpPromptsNoticeToolsOnlyProbe',
+    outputSchema: 'MCPToolResponse',
+  }
+  const refusal = async (client: Client) => {
+    const sent = errorOf(await client.callTool({ name: 'mcpPromptsNoticeToolsOnlyProbe', arguments: {} }))
+    assert.equal(sent.code, -32603)
+    assert.match(sent.data?.message ?? '', /Server does not support notifying of prompt list changes/)
+    // The switch was made before the notice was refused.
+    assert.deepEqual(
+      (await client.listTools()).tools.map((tool) => tool.name),
+      ['listOpenTodos'],
+    )
+  }
+  const server = new PikkuMCPServer(
+    { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities: { tools: {} } } as never,
+    mcp.services.logger,
+  )
+  await server.init()
+  // The listener only: the returned close() would also stop the singleton services the other tests share.
+  const port = await freePort()
+  const { httpServer } = await server.connectHTTP({ port, path: '/mcp' })
+  const overHTTP = new SdkClient({ name: 'prompts-notice-probe', version: '1.0.0' })
+  try {
+    await overHTTP.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)))
+    await refusal(overHTTP as Client)
+    const { client: held } = await heldConnection({ tools: {} }, 'prompts-notice-held-probe')
+    try {
+      await refusal(held)
+    } finally {
+      await held.close()
+    }
+  } finally {
+    await overHTTP.close()
+    httpServer.closeAllConnections()
+    await new Promise((resolve) => httpServer.close(resolve))
+    delete toolsMeta.mcpPromptsNoticeToolsOnlyProbe
+  }
+})
