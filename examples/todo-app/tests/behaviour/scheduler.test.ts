@@ -201,6 +201,15 @@ test('remind-me-in-runs: remindMeIn with delay "30m" calls sendReminder with the
   }
 })
 
+test('long-delay-runs-at-once: a delay over 2^31-1 ms (30 days) overflows setTimeout, so InMemorySchedulerService runs the call straight away', async () => {
+  // Real timers: node:test's mock timers do not overflow. Node.js prints a TimeoutOverflowWarning for this call.
+  const todo = await services.todoStore.create({ ownerId: owner.userId, title: 'Renew the passport', done: false })
+  const reminded = nextInfoLog(services, /^Reminder for u-lin: "Renew the passport"/)
+  const taskId = await scheduler.scheduleRPC('30days', 'sendReminder', { todoId: todo.todoId })
+  await reminded
+  await waitFor(() => scheduler.getTask(taskId), (task) => task === null)
+})
+
 test('unschedule-cancels: unschedule answers true for a pending call, which then never runs, and false the second time', async () => {
   mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 6, 12, 0, 0) })
   const logger = services.logger as any
