@@ -106,6 +106,25 @@ test('tools-described-with-meta-service: with a LocalMetaService over .pikku, ea
   }
 })
 
+test('addon-tool-not-described: with a LocalMetaService over the app\'s .pikku, an addon function listed as a tool is still described by its ref, not by its description', async () => {
+  // todoAssistant is given the chat addon's postToChat as a tool for this test only, as ref('chat:postToChat') records it.
+  const meta = (pikkuState(null, 'agent', 'agentsMeta') as any).todoAssistant
+  const tools = meta.tools
+  meta.tools = [...tools, 'chat:postToChat']
+  services.metaService = new LocalMetaService(fileURLToPath(new URL('../../.pikku', import.meta.url)))
+  try {
+    model.answer({ text: 'Hi.' })
+    await ask('alice', 'Hello', 'alice-addon-tool')
+    const described = Object.fromEntries(model.calls[0].tools.map((t) => [t.name, t.description]))
+    // The addon's description is 'Post a message to the team chat'; the app's metadata does not hold the addon's functions.
+    assert.equal(described.chat__postToChat, 'chat:postToChat')
+    assert.equal(described.deleteTodoWithApproval, "Delete one of the user's to-dos. The user is asked to approve every deletion first.")
+  } finally {
+    meta.tools = tools
+    delete services.metaService
+  }
+})
+
 test('tool-permission-refused: a tool call on another user\'s to-do is refused by its permission, the model is told it failed, and the run still answers', async () => {
   const bobs = await newTodo('bob', 'Bob\'s chore')
   model.answer({ toolCalls: [{ toolName: 'updateTodo', args: { todoId: bobs.todoId, done: true } }] }, { text: 'I could not change that one.' })
