@@ -366,6 +366,35 @@ test('cli-command-permissions-shared: a wireCLI command\'s permissions replace i
   assert.equal((await fetch(`${app.url}/health`)).status, 200)
 })
 
+test('cli-command-permissions-undone-by-later-wiring: a wireHTTP call for the same function after the wireCLI call puts the function\'s own permissions back', async () => {
+  const { wireCLI } = await import('@pikku/core/cli')
+  const { wireHTTP } = await import('@pikku/core/http')
+  const { pikkuState } = await import('@pikku/core/state')
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, any>
+  const cliMeta = pikkuState(null, 'cli', 'meta') as any
+  const programs = pikkuState(null, 'cli', 'programs') as any
+  const health = functions.get('health')
+  const todosMeta = cliMeta.programs.todos
+  const todosProgram = programs.todos
+  try {
+    cliMeta.programs.todos = { ...todosMeta, commands: { ...todosMeta.commands, probe: { pikkuFuncId: 'health' } } }
+    const never = pikkuPermission(async () => false)
+    wireCLI({ program: 'todos', commands: { probe: { func: health, permissions: { never } } } } as any)
+    assert.equal((await fetch(`${app.url}/health`)).status, 403)
+    assert.ok(functions.get('health').permissions?.never)
+    // The app's own wiring of GET /health, run once more after the command's.
+    wireHTTP({ method: 'get', route: '/health', func: health, auth: false } as any)
+    assert.equal((await fetch(`${app.url}/health`)).status, 200)
+    // The registration is the function's own again, so the command has lost its guard too.
+    assert.equal(functions.get('health'), health)
+    assert.equal(functions.get('health').permissions, undefined)
+  } finally {
+    functions.set('health', health)
+    cliMeta.programs.todos = todosMeta
+    programs.todos = todosProgram
+  }
+})
+
 test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, so a module-level addGlobalMiddleware registers its middleware once more per run, while a factory the bootstrap calls is not called again', async () => {
   const { pikkuDevReloader } = await import('@pikku/core/dev')
   const globals = pikkuState(null, 'middleware', 'global') as unknown as Array<{ name?: string }>
