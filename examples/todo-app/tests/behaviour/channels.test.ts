@@ -606,6 +606,19 @@ test('generated-client-callback-throws: a callback that throws is swallowed, and
   assert.deepEqual(heard, [{ topic: 'todos:t', data: { todoId: 't1' } }])
 })
 
+test('generated-client-text-callback-throws: on a text frame that is not JSON, a plain callback\'s error is not swallowed', async () => {
+  const { socket } = fakeSocket()
+  const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+  const plain: unknown[] = []
+  live.subscribe(() => {
+    throw new Error('bug in a callback')
+  })
+  live.subscribe((message) => plain.push(message))
+  // Such a frame, like the Unauthorized text, is handed to the plain callbacks outside the client's try.
+  assert.throws(() => socket.onmessage!({ data: "Unauthorized for route 'action:listTodos'" }), /^Error: bug in a callback$/)
+  assert.deepEqual(plain, [])
+})
+
 test('generated-client-event-hub-unsubscribe: unsubscribe(callback) does not remove a subscribeToEventHub callback; unsubscribe() removes it with every plain one', async () => {
   const { socket, deliver } = fakeSocket()
   const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
