@@ -526,6 +526,31 @@ test('better-auth-session-refresh-kept-back: betterAuthSession lets better-auth 
   assert.ok(new Date(db.session![0]!.expiresAt as Date).getTime() > signedInUntil)
 })
 
+test('better-auth-get-session-after-middleware-refresh: once betterAuthSession has extended the session, a get-session request writes no session cookie until updateAge has passed again', async () => {
+  const { betterAuthSession } = await import('@pikku/better-auth')
+  const { auth, jar, services } = await signedUpBetterAuth({ session: { expiresIn: 3, updateAge: 1 } })
+  await new Promise((resolve) => setTimeout(resolve, 2200))
+  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+  const sessions: unknown[] = []
+  const wire = {
+    http: { request: { headers: () => ({ cookie }), header: () => undefined } },
+    setSession: (s: unknown) => sessions.push(s),
+    getSession: () => undefined,
+    session: undefined,
+  }
+  await betterAuthSession()(services as never, wire as never, async () => {})
+  assert.equal(sessions.length, 1)
+  const getSession = () => auth.handler(new Request('http://localhost:3000/api/auth/get-session', { headers: { cookie } }))
+  // Right after the middleware's read extended the session, get-session answers for it but renews nothing.
+  const right = await getSession()
+  assert.equal(right.status, 200)
+  assert.deepEqual(right.headers.getSetCookie(), [])
+  // Once updateAge has passed since that extension, get-session is the read that extends it, and it writes the cookie.
+  await new Promise((resolve) => setTimeout(resolve, 1200))
+  const later = await getSession()
+  assert.ok(later.headers.getSetCookie().some((c) => c.startsWith('better-auth.session_token=')))
+})
+
 test('better-auth-scopes-fill-absent-only: betterAuthSession fills session.scopes from the scope service only when the mapped session has none, an empty list included', async () => {
   const { betterAuthSession } = await import('@pikku/better-auth')
   const { jar, services } = await signedUpBetterAuth({})
