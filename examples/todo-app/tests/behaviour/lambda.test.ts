@@ -392,6 +392,14 @@ test('nextjs-prefix-kept-404: with removeAPIPrefix(false), /api/health matches n
   }
 })
 
+test('nextjs-dynamic-helper-outside-request: outside a Next.js request a dynamic helper rejects when it reads cookies, while a static one runs the route', async () => {
+  const { pikku } = await import('#pikku/pikku-nextjs.gen.js')
+  // get reads the request's cookies and headers through next/headers, which needs a request scope.
+  await assert.rejects(pikku().get('/health'), { message: /`cookies` was called outside a request scope/ })
+  // staticGet reads neither, so it runs in plain Node.js.
+  assert.deepEqual(await pikku().staticGet('/health'), { status: 'ok' })
+})
+
 test('nextjs-worker-rpc-get-path-only: the worker-rpc transport sends a GET with the path parameters filled in and the rest of the input nowhere', async () => {
   const { PikkuNextJSWorkerRPC } = await import('@pikku/next')
   const sent: { url: string; body: string }[] = []
