@@ -376,6 +376,9 @@ test('cli-command-permissions-undone-by-later-wiring: a wireHTTP call for the sa
   const health = functions.get('health')
   const todosMeta = cliMeta.programs.todos
   const todosProgram = programs.todos
+  // wireHTTP below replaces the app's registered GET /health wiring; the finally block puts that object back.
+  const getRoutes = pikkuState(null, 'http', 'routes').get('get') as Map<string, unknown>
+  const healthRoute = getRoutes.get('/health')
   try {
     cliMeta.programs.todos = { ...todosMeta, commands: { ...todosMeta.commands, probe: { pikkuFuncId: 'health' } } }
     const never = pikkuPermission(async () => false)
@@ -390,6 +393,7 @@ test('cli-command-permissions-undone-by-later-wiring: a wireHTTP call for the sa
     assert.equal(functions.get('health').permissions, undefined)
   } finally {
     functions.set('health', health)
+    getRoutes.set('/health', healthRoute)
     cliMeta.programs.todos = todosMeta
     programs.todos = todosProgram
   }
