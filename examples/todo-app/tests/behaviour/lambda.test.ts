@@ -229,18 +229,25 @@ test('sqs-delay-limit: SQSQueueService refuses a delay above 900 seconds before 
 
 test('sqs-queue-reminder-tomorrow-fails: with the Lambda entry\'s @pikku/aws-services queue service, queueReminder for a to-do due tomorrow rejects on the delay limit before sending anything', async () => {
   const { queueReminder } = await import('../../src/functions/reminder-jobs.functions.js')
-  const services = getSingletonServices() as unknown as { todoStore: { create(todo: Record<string, unknown>): Promise<{ todoId: string }> } }
+  const services = getSingletonServices() as unknown as {
+    todoStore: { create(todo: Record<string, unknown>): Promise<{ todoId: string }>; remove(todoId: string): Promise<boolean> }
+  }
   const todo = await services.todoStore.create({
     ownerId: 'u_sqs_delay',
     title: 'Due tomorrow',
     done: false,
     dueAt: new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString(),
   })
-  // The function itself, on the services lambda.ts built: its delay runs until an hour before the due date (about 23 hours).
-  // The queue URLs point at a closed local port, so an attempt to send would fail with a network error instead.
-  await assert.rejects(queueReminder.func(services as never, { todoId: todo.todoId }, {} as never), {
-    message: /^SQS delay cannot exceed 900 seconds \(15 minutes\)\. Requested: 8\d{4}s$/,
-  })
+  try {
+    // The function itself, on the services lambda.ts built: its delay runs until an hour before the due date (about 23 hours).
+    // The queue URLs point at a closed local port, so an attempt to send would fail with a network error instead.
+    await assert.rejects(queueReminder.func(services as never, { todoId: todo.todoId }, {} as never), {
+      message: /^SQS delay cannot exceed 900 seconds \(15 minutes\)\. Requested: 8\d{4}s$/,
+    })
+  } finally {
+    // The to-do was added to the store the other tests of this file share.
+    await services.todoStore.remove(todo.todoId)
+  }
 })
 
 test('sqs-deploy-names-mismatch: with the queue names pikku deploy -p serverless generates, the @pikku/lambda producer finds no URL and the runner no worker', async () => {
