@@ -247,3 +247,61 @@ test('sse-conflicting-keys-express-html: on Express a conflicting key on an sse 
   assert.match(response.headers.get('content-type') ?? '', /^text\/html/)
   assert.doesNotMatch(await response.text(), /Conflicting values/)
 })
+
+test('sse-held-until-return-node-http-server: on @pikku/node-http-server, which pikku dev and pikku serve run, an sse route\'s response starts only once its function returns, while on Express its first event arrives as it is sent', async () => {
+  const { PikkuNodeHTTPServer } = await import('@pikku/node-http-server')
+  const { pikkuState } = await import('@pikku/core/state')
+  const { freePort } = await import('./harness/services.js')
+  const services = app.services as any
+  const port = await freePort()
+  const nodeServer = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1' }, services.logger)
+  await nodeServer.init()
+  await nodeServer.start()
+  // For this test only, GET /health becomes a stream whose function waits between two events; both are put back below.
+  const route = pikkuState(null, 'http', 'routes').get('get')!.get('/health') as unknown as { sse?: boolean }
+  const funcId = (pikkuState(null, 'http', 'meta') as any).get['/health'].pikkuFuncId as string
+  const functions = pikkuState(null, 'function', 'functions')
+  const original = functions.get(funcId)!
+  let release!: () => void
+  let firstSent!: () => void
+  route.sse = true
+  functions.set(funcId, {
+    ...original,
+    func: async (_services: unknown, _data: unknown, { channel }: any) => {
+      const released = new Promise<void>((resolve) => (release = resolve))
+      channel.send({ n: 1 })
+      firstSent()
+      await released
+      channel.send({ n: 2 })
+      channel.close()
+    },
+  } as never)
+  try {
+    // Express: the response, and its first event, arrive while the function still waits.
+    let sentOne = new Promise<void>((resolve) => (firstSent = resolve))
+    const onExpress = await openStream('/health')
+    await sentOne
+    assert.deepEqual(await onExpress.nextEvent(), { n: 1 })
+    release()
+    assert.deepEqual(await onExpress.nextEvent(), { n: 2 })
+
+    // @pikku/node-http-server: nothing answers until the function has returned, then both events come together.
+    sentOne = new Promise<void>((resolve) => (firstSent = resolve))
+    let answered = false
+    const pending = fetch(`http://127.0.0.1:${port}/health`, { headers: { accept: 'text/event-stream' } }).then(
+      (response) => ((answered = true), response),
+    )
+    await sentOne
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    assert.equal(answered, false)
+    release()
+    const response = await pending
+    assert.equal(response.headers.get('content-type'), 'text/event-stream')
+    assert.equal(await response.text(), ':\n\ndata: {"n":1}\n\ndata: {"n":2}\n\n')
+  } finally {
+    delete route.sse
+    functions.set(funcId, original)
+    nodeServer.server.closeAllConnections()
+    await new Promise((resolve) => nodeServer.server.close(resolve))
+  }
+})
