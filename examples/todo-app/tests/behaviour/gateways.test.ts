@@ -219,7 +219,8 @@ test('webhook-global-middleware-twice: on a webhook gateway the global middlewar
   const order: string[] = []
   const name = 'global-twice-probe'
   const route = '/webhooks/global-twice-probe'
-  const funcIds = [`gateway__${name}__post`, `gateway__${name}__handler`]
+  // The adapter has verifyWebhook, so wireGateway also registers a GET route and its verify function: all are removed below.
+  const funcIds = [`gateway__${name}__post`, `gateway__${name}__verify`, `gateway__${name}__handler`]
   const httpMeta = pikkuState(null, 'http', 'meta') as any
   const funcMeta = pikkuState(null, 'function', 'meta') as any
   // The app's globals read secrets, which the inner run lacks (see global-bearer-middleware-500): one probe stands in.
@@ -271,6 +272,7 @@ test('webhook-global-middleware-twice: on a webhook gateway the global middlewar
     globals.splice(0, globals.length, ...savedGlobals)
     pikkuState(null, 'gateway', 'gateways').delete(name)
     pikkuState(null, 'http', 'routes').get('post')?.delete(route)
+    pikkuState(null, 'http', 'routes').get('get')?.delete(route)
     delete httpMeta.post[route]
     const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
     for (const id of funcIds) {
