@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { addFunction, runPikkuFunc } from '@pikku/core/function'
 import { rpcService } from '@pikku/core/rpc'
 import { ForbiddenError, MissingSchemaError, NotFoundError, PikkuError } from '@pikku/core/errors'
-import { ConsoleLogger, JsonConsoleLogger, LogLevel, createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
+import { ConsoleLogger, JsonConsoleLogger, LogLevel, StubTracker, createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
 import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
 import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
@@ -261,6 +261,22 @@ test('stub-proxy-existing-services: createStubProxy as existingServices reaches 
   // ... and builds its own todoStore, which the wrapper's merge does not replace: the proxy has no keys to copy.
   assert.equal(typeof (await services.todoStore.list('nobody')).length, 'number')
   assert.deepEqual(tracker.getCalls('todoStore'), [])
+})
+
+test('stub-tracker-verify-named-only: verify() fails on an unasserted call only on a service some assertion named', () => {
+  const tracker = new StubTracker()
+  tracker.record('emailService', 'send', [{ to: 'alice@example.com' }])
+  // No assertion named emailService, so its call is not checked
+  tracker.verify()
+  // assertNoCalls for another method names the service without verifying its call
+  tracker.assertNoCalls('emailService', 'sendBulk')
+  assert.throws(() => tracker.verify(), /Unexpected stub calls[\s\S]*emailService\.send/)
+  // Each assert verifies one recorded call: two calls need two asserts
+  tracker.record('emailService', 'send', [{ to: 'bob@example.com' }])
+  tracker.assert('emailService', 'send')
+  assert.throws(() => tracker.verify(), /emailService\.send/)
+  tracker.assert('emailService', 'send')
+  tracker.verify()
 })
 
 /** Runs `body` with console.info/warn/error/debug recorded, one string per call. */
