@@ -263,6 +263,20 @@ test('stub-proxy-existing-services: createStubProxy as existingServices reaches 
   assert.deepEqual(tracker.getCalls('todoStore'), [])
 })
 
+/** Resolves 'settled' if `value` settles within 300 ms, 'pending' otherwise. */
+const settlesSoon = (value: Promise<unknown>) =>
+  Promise.race([value.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('pending'), 300))])
+
+test('stub-awaited-never-settles: a stub answers `then` like any method, so awaiting the stub itself, or an async function returning it, never settles', async () => {
+  const emailService = stub<object>('emailService')
+  assert.equal(await settlesSoon((async () => await emailService)()), 'pending')
+  assert.equal(await settlesSoon((async () => stub<object>('emailService'))()), 'pending')
+  // The await is recorded as a call of `then`
+  assert.ok(getStubTracker().getCalls('emailService').some((c) => c.method === 'then'))
+  // Held in an object, as a services factory returns it, the stub is not awaited
+  assert.equal(await settlesSoon((async () => ({ emailService }))()), 'settled')
+})
+
 test('stub-tracker-verify-named-only: verify() fails on an unasserted call only on a service some assertion named', () => {
   const tracker = new StubTracker()
   tracker.record('emailService', 'send', [{ to: 'alice@example.com' }])
