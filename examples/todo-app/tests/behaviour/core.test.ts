@@ -6,6 +6,7 @@ import { addFunction, runPikkuFunc } from '@pikku/core/function'
 import { rpcService } from '@pikku/core/rpc'
 import { ForbiddenError, MissingSchemaError, NotFoundError, PikkuError } from '@pikku/core/errors'
 import { ConsoleLogger, JsonConsoleLogger, LogLevel, StubTracker, createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
+import { createScenarioRunner, type PikkuScenarioWire } from '@pikku/core/scenario'
 import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
 import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
@@ -291,6 +292,25 @@ test('stub-tracker-verify-named-only: verify() fails on an unasserted call only 
   assert.throws(() => tracker.verify(), /emailService\.send/)
   tracker.assert('emailService', 'send')
   tracker.verify()
+})
+
+test('scenario-expect-error-any-error: without `matches`, expectError passes on any error, such as the refusal `pikku scenario run` gives a call made without an actor', async () => {
+  const { workflowService } = createScenarioRunner()
+  const runId = await workflowService.createRun('probeScenario', {}, true, 'hash', { type: 'test' } as never)
+  workflowService.registerInlineRun(runId)
+  // What the CLI's scenario.ts passes as the run's rpc: every call made without an actor is refused
+  const refuse = async (rpcName: string) => {
+    throw new Error(`Scenario tried to run '${rpcName}' as an internal step.`)
+  }
+  const wire = workflowService.createWorkflowWire('probeScenario', runId, { rpcWithWire: refuse, invoke: refuse } as never) as unknown as PikkuScenarioWire
+  // deleteTodo never ran, and the step still passes, returning the refusal
+  const message = await wire.expectError('Bob cannot delete it', 'deleteTodo', { todoId: 't_9' })
+  assert.match(message, /as an internal step/)
+  // With `matches`, the refusal is not taken for the expected error
+  await assert.rejects(
+    wire.expectError('Bob is refused', 'deleteTodo', { todoId: 't_9' }, { matches: 'Forbidden' }),
+    /threw, but the message did not match Forbidden/
+  )
 })
 
 /** Runs `body` with console.info/warn/error/debug recorded, one string per call. */
