@@ -209,6 +209,28 @@ test('services-once-per-namespace: the addon services are built on the first cal
   assert.deepEqual(otherHook.received, [])
 })
 
+test('clear-state-rebuilds-addon-services: clearPikkuRuntimeState also drops the addon services, and the next call into the addon builds them afresh', async () => {
+  const { clearPikkuRuntimeState } = await import('@pikku/core/testing')
+  const { setSingletonServices } = await import('@pikku/core/state')
+  hook.received.length = 0
+  otherHook.received.length = 0
+  // Built now if no earlier test built them: the chat client reads CHAT_WEBHOOK_URL (hook.url) once, when built
+  await alice().invoke('chat:postToChat', { text: 'Before a clear' })
+  process.env.CHAT_WEBHOOK_URL = otherHook.url
+  try {
+    clearPikkuRuntimeState()
+    setSingletonServices(app.services as never)
+    await alice().invoke('chat:postToChat', { text: 'After a clear' })
+  } finally {
+    process.env.CHAT_WEBHOOK_URL = hook.url
+    // Cleared once more, so that the next call builds the chat client for hook.url again
+    clearPikkuRuntimeState()
+    setSingletonServices(app.services as never)
+  }
+  assert.deepEqual(hook.received, [{ text: 'Before a clear' }])
+  assert.deepEqual(otherHook.received, [{ text: 'After a clear' }])
+})
+
 test('addon-error-propagates: an error thrown inside the addon reaches the caller; the route answers 500', async () => {
   hook.status = 500
   try {
