@@ -768,12 +768,39 @@ test('string-only-params: a template parameter or prompt argument typed as a num
   }
 })
 
-test('resource-updated-needs-capability: on a server without resources among its capabilities, sendResourceUpdated throws and the tool fails with -32603, over HTTP as over a held connection', async () => {
+// Runs check on a server made for one test, whose capabilities hold only tools: over HTTP, then over a held connection.
+const onToolsOnlyServer = async (clientName: string, check: (client: Client) => Promise<void>) => {
   const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
   const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js')
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
   const { freePort } = await import('./harness/services.js')
   const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
+  const server = new PikkuMCPServer(
+    { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities: { tools: {} } } as never,
+    mcp.services.logger,
+  )
+  await server.init()
+  // The listener only: the returned close() would also stop the singleton services the other tests share.
+  const port = await freePort()
+  const { httpServer } = await server.connectHTTP({ port, path: '/mcp' })
+  const overHTTP = new SdkClient({ name: clientName, version: '1.0.0' })
+  try {
+    await overHTTP.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)))
+    await check(overHTTP as Client)
+    const { client: held } = await heldConnection({ tools: {} }, `${clientName}-held`)
+    try {
+      await check(held)
+    } finally {
+      await held.close()
+    }
+  } finally {
+    await overHTTP.close()
+    httpServer.closeAllConnections()
+    await new Promise((resolve) => httpServer.close(resolve))
+  }
+}
+
+test('resource-updated-needs-capability: on a server without resources among its capabilities, sendResourceUpdated throws and the tool fails with -32603, over HTTP as over a held connection', async () => {
   // A probe tool registered the way the generated metadata registers a pikkuMCPToolFunc, calling wire.mcp.
   const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
   registerProbe(
@@ -795,38 +822,14 @@ test('resource-updated-needs-capability: on a server without resources among its
     assert.equal(sent.code, -32603)
     assert.match(sent.data?.message ?? '', /Server does not support notifying about resources/)
   }
-  const server = new PikkuMCPServer(
-    { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities: { tools: {} } } as never,
-    mcp.services.logger,
-  )
-  await server.init()
-  // The listener only: the returned close() would also stop the singleton services the other tests share.
-  const port = await freePort()
-  const { httpServer } = await server.connectHTTP({ port, path: '/mcp' })
-  const overHTTP = new SdkClient({ name: 'tools-only-probe', version: '1.0.0' })
   try {
-    await overHTTP.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)))
-    await refusal(overHTTP as Client)
-    const { client: held } = await heldConnection({ tools: {} }, 'tools-only-held-probe')
-    try {
-      await refusal(held)
-    } finally {
-      await held.close()
-    }
+    await onToolsOnlyServer('tools-only-probe', refusal)
   } finally {
-    await overHTTP.close()
-    httpServer.closeAllConnections()
-    await new Promise((resolve) => httpServer.close(resolve))
     delete toolsMeta.mcpResourceUpdatedToolsOnlyProbe
   }
 })
 
 test('list-changed-needs-capability: on a server without prompts among its capabilities, enablePrompts switches the tool and then throws, so the tool fails with -32603, over HTTP as over a held connection', async () => {
-  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
-  const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js')
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
-  const { freePort } = await import('./harness/services.js')
-  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
   // A probe tool that switches countOpenTodos off through enablePrompts, on servers made for this test only.
   const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
   registerProbe(
@@ -853,28 +856,9 @@ test('list-changed-needs-capability: on a server without prompts among its capab
       ['listOpenTodos'],
     )
   }
-  const server = new PikkuMCPServer(
-    { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities: { tools: {} } } as never,
-    mcp.services.logger,
-  )
-  await server.init()
-  // The listener only: the returned close() would also stop the singleton services the other tests share.
-  const port = await freePort()
-  const { httpServer } = await server.connectHTTP({ port, path: '/mcp' })
-  const overHTTP = new SdkClient({ name: 'prompts-notice-probe', version: '1.0.0' })
   try {
-    await overHTTP.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)))
-    await refusal(overHTTP as Client)
-    const { client: held } = await heldConnection({ tools: {} }, 'prompts-notice-held-probe')
-    try {
-      await refusal(held)
-    } finally {
-      await held.close()
-    }
+    await onToolsOnlyServer('prompts-notice-probe', refusal)
   } finally {
-    await overHTTP.close()
-    httpServer.closeAllConnections()
-    await new Promise((resolve) => httpServer.close(resolve))
     delete toolsMeta.mcpPromptsNoticeToolsOnlyProbe
   }
 })
