@@ -1,11 +1,11 @@
 // Command lines: the app's own `todos` program (src/cli.ts over src/wirings/todos.cli.ts, executeCLI of core 0.12.90)
-// run as real processes, and one run of the pikku CLI (@pikku/cli 0.12.113) on a small scratch project (the app's
-// tsconfig and #pikku imports, a few types, one file with a PKU410 and a PKU411 mistake). Every process starts in
-// `before`, all at once, so the file costs one pikku run.
+// run as real processes, one run of the pikku CLI (@pikku/cli 0.12.113) on a small scratch project (the app's
+// tsconfig and #pikku imports, a few types, one file with a PKU410 and a PKU411 mistake), and `pikku db` on two
+// smaller ones. Every process starts in `before`, all at once, so the file costs one pikku run and the db runs.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,6 +18,11 @@ const ELSEWHERE = mkdtempSync(join(tmpdir(), 'pikku-cli-elsewhere-'))
 // A folder outside any project holding a pikku.config.json without `tsconfig`; removed in `after`.
 const NO_TSCONFIG = mkdtempSync(join(tmpdir(), 'pikku-cli-no-tsconfig-'))
 const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
+// Two small projects for `pikku db`, inside .behaviour/ (git-ignored); removed in `after`. DB_PROJECT has a
+// db/sqlite migration, a runtimeDir, a createConfig in src/services.ts and a db/annotations.ts that does not compile;
+// DB_BARE has neither a config.ts nor a db folder.
+const DB_PROJECT = join(APP, '.behaviour', `cli-db-${process.pid}`)
+const DB_BARE = join(APP, '.behaviour', `cli-db-bare-${process.pid}`)
 
 interface Run {
   code: number | null
@@ -25,9 +30,9 @@ interface Run {
   stderr: string
 }
 
-const run = (args: string[], cwd: string): Promise<Run> =>
+const run = (args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } })
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => (stdout += chunk))
@@ -146,6 +151,25 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.allAfterFix = runs.watchAfterFix.then(() => run([PIKKU, 'all'], COPY))
   writeFileSync(join(NO_TSCONFIG, 'pikku.config.json'), JSON.stringify({ srcDirectories: ['./src'], outDir: './.pikku' }))
   runs.noTsconfig = run([PIKKU, 'all'], NO_TSCONFIG)
+  // `pikku db`: migrate the small project with a DATABASE_URL set, then reset it; and migrate a project with no database.
+  const dbFiles: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'scratch-db', private: true, type: 'module' }),
+    'pikku.config.json': JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku', runtimeDir: './.rt' }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext' }, include: ['src'] }),
+    'src/services.ts': "export const createConfig = async () => ({ sqliteDb: 'data/app.db' })\n",
+    'db/sqlite/0001_todos.sql': 'CREATE TABLE todos (todo_id TEXT PRIMARY KEY, title TEXT NOT NULL);\n',
+    // The closing brace of `todos` is missing.
+    'db/annotations.ts': "export const classifications = {\n  todos: { title: { security: 'pii' } }\n",
+  }
+  for (const [path, text] of Object.entries(dbFiles)) {
+    mkdirSync(join(DB_PROJECT, path, '..'), { recursive: true })
+    writeFileSync(join(DB_PROJECT, path), text)
+  }
+  runs.dbMigrate = run([PIKKU, 'db', 'migrate'], DB_PROJECT, { DATABASE_URL: 'env.db' })
+  runs.dbReset = runs.dbMigrate.then(() => run([PIKKU, 'db', 'reset'], DB_PROJECT))
+  mkdirSync(DB_BARE, { recursive: true })
+  for (const path of ['package.json', 'pikku.config.json', 'tsconfig.json']) writeFileSync(join(DB_BARE, path), dbFiles[path])
+  runs.dbBare = run([PIKKU, 'db', 'migrate'], DB_BARE)
   runs.help = todos('--help')
   runs.add = todos('add', 'Renew the domain', '--owner', 'user-1', '--due', '2030-01-01T09:00:00Z')
   runs.noTitle = todos('add', '--owner', 'user-1')
@@ -161,6 +185,8 @@ after(() => {
   rmSync(COPY, { recursive: true, force: true })
   rmSync(ELSEWHERE, { recursive: true, force: true })
   rmSync(NO_TSCONFIG, { recursive: true, force: true })
+  rmSync(DB_PROJECT, { recursive: true, force: true })
+  rmSync(DB_BARE, { recursive: true, force: true })
 })
 
 test('todos-help: --help prints the program usage built from the wiring, exit 0', async () => {
@@ -322,4 +348,48 @@ test('watch-diagnostics-stick: once a pass of pikku watch records PKU410, every 
   const fresh = await runs.allAfterFix
   assert.equal(fresh.code, 0)
   assert.doesNotMatch(fresh.stdout + fresh.stderr, /PKU41[01]/)
+})
+
+// The `pikku db` commands of @pikku/cli 0.12.113: loadUserConfigForDb (db-shared.ts) and resolveDb, reset and
+// compileClassifications (db/local-db.ts).
+test('db-config-file-name: pikku db reads createConfig only from a config.ts; one in src/services.ts is passed over in silence for the db/sqlite default', async () => {
+  const { code, stdout, stderr } = await runs.dbMigrate
+  const output = stdout + stderr
+  assert.equal(code, 0)
+  assert.match(output, /db migrate: applied 0001_todos\.sql/)
+  assert.ok(existsSync(join(DB_PROJECT, '.pikku-runtime', 'dev.db')))
+  assert.ok(!existsSync(join(DB_PROJECT, 'data', 'app.db')))
+  assert.doesNotMatch(output, /createConfig|services\.ts|[Ff]alling back/)
+})
+
+test('db-ignores-database-url: pikku db migrate does not read DATABASE_URL', async () => {
+  const { code } = await runs.dbMigrate
+  assert.equal(code, 0)
+  assert.ok(existsSync(join(DB_PROJECT, '.pikku-runtime', 'dev.db')))
+  assert.ok(!existsSync(join(DB_PROJECT, 'env.db')))
+})
+
+test('db-annotations-error-silent: a db/annotations.ts that does not compile is skipped without a message', async () => {
+  const { code, stdout, stderr } = await runs.dbMigrate
+  assert.equal(code, 0)
+  assert.match(stdout + stderr, /db migrate: regenerated .*schema\.gen\.ts \(1 tables\)/)
+  assert.doesNotMatch(stdout + stderr, /annotations/)
+  assert.ok(!existsSync(join(DB_PROJECT, 'db', 'annotations.gen.json')))
+})
+
+test('db-runtime-dir-sqlite: with runtimeDir set, the default SQLite file stays in .pikku-runtime and pikku db reset refuses it', async () => {
+  await runs.dbMigrate
+  assert.ok(existsSync(join(DB_PROJECT, '.pikku-runtime', 'dev.db')))
+  assert.ok(!existsSync(join(DB_PROJECT, '.rt', 'dev.db')))
+  const { code, stdout, stderr } = await runs.dbReset
+  assert.notEqual(code, 0)
+  assert.match(stdout + stderr, /pikku db reset refused: resolved DB file \(.*\.pikku-runtime[\\/]dev\.db\) is outside the runtime directory/)
+  assert.ok(existsSync(join(DB_PROJECT, '.pikku-runtime', 'dev.db')))
+})
+
+test('db-no-config-exit-0: with no config.ts and no db folder, pikku db migrate prints an error and exits 0', async () => {
+  const { code, stdout, stderr } = await runs.dbBare
+  assert.equal(code, 0)
+  assert.match(stdout + stderr, /createConfig must be defined in your project/)
+  assert.ok(!existsSync(join(DB_BARE, '.pikku')))
 })
