@@ -155,9 +155,27 @@ test('express-json-body-401: on @pikku/express a correctly signed JSON request a
   assert.equal(passed.status, 200)
 })
 
+// Undoes what wireGateway registered for a webhook probe: the gateway, its POST (and GET) route, their metadata and
+// functions, and the router's compiled routes.
+const removeWebhookGateway = async (name: string, route: string, funcIds: string[]) => {
+  const { httpRouter } = await import('@pikku/core/http')
+  const { pikkuState } = await import('@pikku/core/state')
+  pikkuState(null, 'gateway', 'gateways').delete(name)
+  const routes = pikkuState(null, 'http', 'routes')
+  routes.get('post')?.delete(route)
+  routes.get('get')?.delete(route)
+  delete (pikkuState(null, 'http', 'meta') as any).post[route]
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  for (const id of funcIds) {
+    delete funcMeta[id]
+    functions.delete(id)
+  }
+  httpRouter.reset()
+}
+
 test('verify-result-on-post: on POST, a verifyWebhook result of { verified: false } lets the event on to parse, and { verified: true } answers with its response in place of the event', async () => {
   const { wireGateway } = await import('@pikku/core/gateway')
-  const { httpRouter } = await import('@pikku/core/http')
   const { pikkuState } = await import('@pikku/core/state')
   const parsed: unknown[] = []
   let verdict: { verified: false } | { verified: true; response: unknown } = { verified: false }
@@ -198,23 +216,12 @@ test('verify-result-on-post: on POST, a verifyWebhook result of { verified: fals
     assert.deepEqual(await passed.json(), { checked: true })
     assert.equal(parsed.length, 1)
   } finally {
-    pikkuState(null, 'gateway', 'gateways').delete(name)
-    const routes = pikkuState(null, 'http', 'routes')
-    routes.get('post')?.delete(route)
-    routes.get('get')?.delete(route)
-    delete httpMeta.post[route]
-    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-    for (const id of funcIds) {
-      delete funcMeta[id]
-      functions.delete(id)
-    }
-    httpRouter.reset()
+    await removeWebhookGateway(name, route, funcIds)
   }
 })
 
 test('webhook-global-middleware-twice: on a webhook gateway the global middleware runs twice per message that reaches the function, once around the route before verifyWebhook and again around the function, with the gateway\'s own middleware between; once for a request that verifyWebhook answers or whose event parse drops', async () => {
   const { wireGateway } = await import('@pikku/core/gateway')
-  const { httpRouter } = await import('@pikku/core/http')
   const { pikkuState } = await import('@pikku/core/state')
   const order: string[] = []
   const name = 'global-twice-probe'
@@ -270,16 +277,7 @@ test('webhook-global-middleware-twice: on a webhook gateway the global middlewar
     assert.deepEqual(order, ['global', 'verifyWebhook'])
   } finally {
     globals.splice(0, globals.length, ...savedGlobals)
-    pikkuState(null, 'gateway', 'gateways').delete(name)
-    pikkuState(null, 'http', 'routes').get('post')?.delete(route)
-    pikkuState(null, 'http', 'routes').get('get')?.delete(route)
-    delete httpMeta.post[route]
-    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-    for (const id of funcIds) {
-      delete funcMeta[id]
-      functions.delete(id)
-    }
-    httpRouter.reset()
+    await removeWebhookGateway(name, route, funcIds)
   }
 })
 
@@ -385,7 +383,6 @@ test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire
 
 test('webhook-wire-services-from-route: a webhook gateway\'s function gets the wire services built for its route\'s handler, before wire.gateway is set and before the function\'s own session check', async () => {
   const { wireGateway } = await import('@pikku/core/gateway')
-  const { httpRouter } = await import('@pikku/core/http')
   const { pikkuState } = await import('@pikku/core/state')
   const name = 'wire-services-probe'
   const route = '/webhooks/wire-services-probe'
@@ -434,14 +431,6 @@ test('webhook-wire-services-from-route: a webhook gateway\'s function gets the w
   } finally {
     factories.createWireServices = originalFactory
     globals.splice(0, globals.length, ...savedGlobals)
-    pikkuState(null, 'gateway', 'gateways').delete(name)
-    pikkuState(null, 'http', 'routes').get('post')?.delete(route)
-    delete httpMeta.post[route]
-    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-    for (const id of funcIds) {
-      delete funcMeta[id]
-      functions.delete(id)
-    }
-    httpRouter.reset()
+    await removeWebhookGateway(name, route, funcIds)
   }
 })
