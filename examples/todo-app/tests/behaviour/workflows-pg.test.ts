@@ -137,3 +137,27 @@ test('pg-event-hub-large-payload-rejects: a PgEventHubService publish over the 8
     await hub.close()
   }
 })
+
+test('pg-event-hub-one-process-id: two PgEventHubService in one process never relay to each other, while a NOTIFY from another instance id reaches them', async () => {
+  const { PgEventHubService } = await import('@pikku/kysely-postgres')
+  const sender = new PgEventHubService<Record<string, unknown>>(pg.url)
+  const listener = new PgEventHubService<Record<string, unknown>>(pg.url)
+  try {
+    await sender.init()
+    await listener.init()
+    const received: unknown[] = []
+    listener.onChannelOpened({ getChannel: () => ({ channelId: 'far' }), send: (data: unknown) => void received.push(data) } as never)
+    await listener.subscribe('todos:far', 'far')
+    await sender.publish('todos:far', null, { n: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.deepEqual(received, [])
+    // The same notification sent under another process's instance id is delivered.
+    const payload = JSON.stringify({ instanceId: 'another-process', topic: 'todos:far', data: { n: 2 } })
+    await sql`select pg_notify('pikku_eventhub', ${payload})`.execute(database.kysely)
+    await waitFor(async () => received.length, (n) => n === 1)
+    assert.deepEqual(received, [{ n: 2 }])
+  } finally {
+    await sender.close()
+    await listener.close()
+  }
+})
