@@ -391,6 +391,45 @@ test('cloudflare-scheduled-by-cron: the Worker scheduled handler runs the task w
   }
 })
 
+/** A stand-in Durable Object state for CloudflareEventHubService: a storage map, and sockets found by their tag. */
+const fakeDurableObject = (sockets: Record<string, { sent: string[] }>) => {
+  const stored = new Map<string, unknown>()
+  const puts: string[] = []
+  const ctx = {
+    blockConcurrencyWhile: async (fn: () => Promise<void>) => fn(),
+    storage: {
+      get: async (key: string) => stored.get(key),
+      put: async (key: string, value: unknown) => {
+        puts.push(key)
+        stored.set(key, value)
+      },
+    },
+    getWebSockets: (tag: string) => (sockets[tag] ? [{ send: (data: string) => void sockets[tag]!.sent.push(data) }] : []),
+  }
+  return { ctx, puts }
+}
+
+test('cloudflare-event-hub-not-stored: CloudflareEventHubService never writes its subscriptions to storage, so a new hub on the same Durable Object reaches no one', async () => {
+  const { CloudflareEventHubService } = await import('@pikku/cloudflare/eventhub')
+  const socket = { sent: [] as string[] }
+  const { ctx, puts } = fakeDurableObject({ c1: socket })
+  const logger = { info() {}, warn() {}, error() {}, debug() {} }
+  const hub = new CloudflareEventHubService<Record<string, unknown>>(logger as never, ctx as never)
+  await hub.subscribe('todos:cf', 'c1')
+  await hub.publish('todos:cf', null as never, { n: 1 })
+  assert.deepEqual(socket.sent, ['{"n":1}'])
+  // Nothing was put in the Durable Object's storage, so the hub a woken object builds starts empty.
+  assert.deepEqual(puts, [])
+  const afterWake = new CloudflareEventHubService<Record<string, unknown>>(logger as never, ctx as never)
+  await afterWake.publish('todos:cf', null as never, { n: 2 })
+  assert.deepEqual(socket.sent, ['{"n":1}'])
+  // Two first calls made at once on a fresh hub: the second waits on a callback that nothing calls.
+  const fresh = new CloudflareEventHubService<Record<string, unknown>>(logger as never, ctx as never)
+  const both = Promise.all([fresh.subscribe('a', 'c1'), fresh.subscribe('b', 'c1')]).then(() => 'settled')
+  const outcome = await Promise.race([both, new Promise((resolve) => setTimeout(() => resolve('pending'), 300))])
+  assert.equal(outcome, 'pending')
+})
+
 test('nextjs-api-route: pikkuAPIRequest strips /api and answers GET /api/health 200, GET /api/todos without a session 403', async () => {
   const { pikkuAPIRequest } = await import('#pikku/pikku-nextjs.gen.js')
   const { NextRequest } = await import('next/server.js')
