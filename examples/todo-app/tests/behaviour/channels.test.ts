@@ -668,3 +668,69 @@ test('ws-drops-unheard-message: a ws server socket drops a message that arrives 
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
 })
+
+/** The realtime client that `@pikku/cli` writes when `clientFiles.realtimeFile` and `fetchFile` are set, generated
+ * here from the installed CLI next to the app's fetch client, with a stand-in for the browser's `WebSocket`. */
+const withRealtimeClient = async (run: (PikkuRealtime: any, sockets: any[]) => Promise<void>) => {
+  const { serializeRealtimeClient } = await import('../../node_modules/@pikku/cli/dist/src/functions/wirings/realtime/serialize-realtime-client.js')
+  const { writeFileSync, rmSync } = await import('node:fs')
+  const file = new URL(`../../.pikku/realtime-probe-${randomUUID()}.gen.ts`, import.meta.url)
+  writeFileSync(file, serializeRealtimeClient(undefined, './pikku-fetch.gen.js'))
+  const sockets: any[] = []
+  class StandInSocket {
+    static OPEN = 1
+    readyState = 0
+    sent: string[] = []
+    onopen?: () => void
+    onmessage?: (event: { data: unknown }) => void
+    onclose?: () => void
+    onerror?: () => void
+    constructor(public url: string) {
+      sockets.push(this)
+    }
+    send(data: string) {
+      this.sent.push(data)
+    }
+    close() {}
+  }
+  const saved = (globalThis as any).WebSocket
+  ;(globalThis as any).WebSocket = StandInSocket
+  try {
+    const { PikkuRealtime } = await import(file.href)
+    await run(PikkuRealtime, sockets)
+  } finally {
+    ;(globalThis as any).WebSocket = saved
+    rmSync(file, { force: true })
+  }
+}
+
+test('realtime-client-handler-shapes: PikkuRealtime.subscribe hands its handler the message\'s data, subscribeToTopic the whole { topic, data } event', async () => {
+  await withRealtimeClient(async (PikkuRealtime, sockets) => {
+    const realtime = new PikkuRealtime({ reconnect: false })
+    realtime.setServerUrl('http://localhost:3000')
+    const overSocket: unknown[] = []
+    realtime.subscribe('todos:rt', (data: unknown) => overSocket.push(data))
+    const socket = sockets[0]
+    assert.equal(socket.url, 'ws://localhost:3000/events')
+    socket.readyState = 1
+    socket.onopen()
+    assert.deepEqual(socket.sent, ['{"action":"subscribe","topic":"todos:rt"}'])
+    socket.onmessage({ data: JSON.stringify({ topic: 'todos:rt', data: { n: 1 } }) })
+    // A message with no topic field reaches no handler.
+    socket.onmessage({ data: JSON.stringify({ n: 2 }) })
+    assert.deepEqual(overSocket, [{ n: 1 }])
+
+    const paths: string[] = []
+    realtime.pikkuFetch.fetch = async (path: string) => {
+      paths.push(path)
+      return new Response('data: {"topic":"todos:rt","data":{"n":1}}\n\n')
+    }
+    const overStream: unknown[] = []
+    const stream = realtime.subscribeToTopic('todos:rt', (event: unknown) => overStream.push(event))
+    await waitFor(async () => overStream.length, (n) => n === 1)
+    stream.close()
+    assert.deepEqual(paths, ['/events/todos%3Art'])
+    assert.deepEqual(overStream, [{ topic: 'todos:rt', data: { n: 1 } }])
+    realtime.close()
+  })
+})
