@@ -734,3 +734,17 @@ test('realtime-client-handler-shapes: PikkuRealtime.subscribe hands its handler 
     realtime.close()
   })
 })
+
+test('realtime-client-close-final: after close(), PikkuRealtime.subscribe opens no socket and sends nothing', async () => {
+  await withRealtimeClient(async (PikkuRealtime, sockets) => {
+    const realtime = new PikkuRealtime()
+    realtime.setServerUrl('http://localhost:3000')
+    const off = realtime.subscribe('todos:a', () => {})
+    assert.equal(sockets.length, 1)
+    off()
+    realtime.close()
+    realtime.subscribe('todos:b', () => {})
+    assert.equal(sockets.length, 1)
+    assert.deepEqual(sockets[0].sent, [])
+  })
+})
