@@ -430,6 +430,17 @@ test('cloudflare-event-hub-not-stored: CloudflareEventHubService never writes it
   assert.equal(outcome, 'pending')
 })
 
+test('cloudflare-event-hub-binary-as-json: CloudflareEventHubService ignores isBinary and sends bytes as JSON text', async () => {
+  const { CloudflareEventHubService } = await import('@pikku/cloudflare/eventhub')
+  const socket = { sent: [] as string[] }
+  const { ctx } = fakeDurableObject({ c1: socket })
+  const logger = { info() {}, warn() {}, error() {}, debug() {} }
+  const hub = new CloudflareEventHubService<Record<string, unknown>>(logger as never, ctx as never)
+  await hub.subscribe('bytes', 'c1')
+  await hub.publish('bytes', null as never, new Uint8Array([1, 2]), true)
+  assert.deepEqual(socket.sent, ['{"0":1,"1":2}'])
+})
+
 test('nextjs-api-route: pikkuAPIRequest strips /api and answers GET /api/health 200, GET /api/todos without a session 403', async () => {
   const { pikkuAPIRequest } = await import('#pikku/pikku-nextjs.gen.js')
   const { NextRequest } = await import('next/server.js')
