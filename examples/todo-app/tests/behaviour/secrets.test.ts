@@ -425,3 +425,115 @@ test('missing-service-error-500: MissingServiceError is registered with status 5
   const registered = (pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>).get(MissingServiceError)
   assert.equal(registered?.status, 500)
 })
+
+// --- OAuth2 credentials through @pikku/better-auth (docs/core-features/credentials.mdx) ---
+
+/**
+ * A real better-auth instance (the version this repository installs) on its in-memory adapter, with the
+ * credentialOAuth plugin for one OAuth2 credential whose token URL is a local server that counts its calls,
+ * one signed-up user, and that user's session cookie.
+ */
+const credentialOAuthApp = async () => {
+  const { createServer } = await import('node:http')
+  const tokenRequests: string[] = []
+  const tokenServer = createServer((req, res) => {
+    tokenRequests.push(req.url ?? '')
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify({ access_token: 'at-1', refresh_token: 'rt-1', expires_in: 3600, token_type: 'Bearer' }))
+  })
+  await new Promise<void>((resolve) => tokenServer.listen(0, '127.0.0.1', resolve))
+  const { port } = tokenServer.address() as { port: number }
+  const { betterAuth } = await import('better-auth')
+  const { memoryAdapter } = await import('better-auth/adapters/memory')
+  const { credentialOAuth } = await import('@pikku/better-auth')
+  const db: Record<string, Record<string, unknown>[]> = { user: [], session: [], account: [], verification: [] }
+  const auth = betterAuth({
+    secret: 'better-auth-secret-of-at-least-32-chars',
+    baseURL: 'http://localhost:3000',
+    database: memoryAdapter(db),
+    emailAndPassword: { enabled: true },
+    plugins: [
+      credentialOAuth({
+        config: [
+          {
+            providerId: 'google-calendar',
+            clientId: 'client-id',
+            clientSecret: 'client-secret',
+            authorizationUrl: 'https://provider.example/authorize',
+            tokenUrl: `http://127.0.0.1:${port}/token`,
+            scopes: ['calendar'],
+          },
+        ],
+      }),
+    ],
+  })
+  const signUp = await auth.api.signUpEmail({
+    body: { name: 'Alice', email: 'alice@example.com', password: 'alice-password-1' },
+    asResponse: true,
+  })
+  const cookies = signUp.headers.getSetCookie().map((c) => c.split(';')[0])
+  const { user } = (await signUp.json()) as { user: { id: string } }
+  return { auth, db, user, cookies, tokenRequests, stop: () => tokenServer.close() }
+}
+
+test('credential-oauth-link-better-auth-17: with better-auth 1.7 the link callback never exchanges the code: it redirects to the error page with session_required, and an errorCallbackURL is not used', async () => {
+  const { readFile } = await import('node:fs/promises')
+  const manifest = new URL('../../node_modules/better-auth/package.json', import.meta.url)
+  const { version } = JSON.parse(await readFile(manifest, 'utf8')) as { version: string }
+  assert.match(version, /^1\.7\./)
+  const { auth, db, cookies, tokenRequests, stop } = await credentialOAuthApp()
+  try {
+    const link = await auth.handler(
+      new Request('http://localhost:3000/api/auth/credential-oauth/link', {
+        method: 'POST',
+        headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
+        body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings', errorCallbackURL: '/settings/failed' }),
+      }),
+    )
+    assert.equal(link.status, 200)
+    const { url } = (await link.json()) as { url: string }
+    const state = new URL(url).searchParams.get('state')
+    const stateCookies = link.headers.getSetCookie().map((c) => c.split(';')[0])
+    // The provider sends the user back with a code, as after a granted consent.
+    const callback = await auth.handler(
+      new Request(`http://localhost:3000/api/auth/credential-oauth/callback/google-calendar?code=granted&state=${state}`, {
+        headers: { cookie: [...cookies, ...stateCookies].join('; ') },
+      }),
+    )
+    assert.equal(callback.status, 302)
+    assert.equal(callback.headers.get('location'), 'http://localhost:3000/api/auth/error?error=session_required')
+    assert.deepEqual(tokenRequests, [])
+    assert.equal(db.account!.filter((a) => a.providerId === 'google-calendar').length, 0)
+  } finally {
+    stop()
+  }
+})
+
+test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of BetterAuthCredentialService throws "[body] Invalid input", so a getCredential of any credential in that call rejects', async () => {
+  const { BetterAuthCredentialService } = await import('@pikku/better-auth')
+  const { auth, user, stop } = await credentialOAuthApp()
+  const context = await auth.$context
+  // A linked account row, as the callback would write it.
+  await context.internalAdapter.createAccount({ userId: user.id, providerId: 'google-calendar', accountId: user.id, accessToken: 'at-1' })
+  const original = app.services.credentialService
+  const fallback = credentialsOf()
+  const service = new BetterAuthCredentialService({ getAuth: async () => auth as never, oauth2Names: ['google-calendar'], fallback })
+  await fallback.set('reporting-api-key', { apiKey: 'k' }, user.id)
+  registerProbe('readApiKey', {
+    func: async (_s: unknown, _d: unknown, wire: any) => ({ apiKey: await wire.getCredential('reporting-api-key') }),
+  })
+  try {
+    for (const read of [() => service.get('google-calendar', user.id), () => service.has('google-calendar', user.id), () => service.getAll(user.id)]) {
+      await assert.rejects(read(), { message: '[body] Invalid input' })
+    }
+    // A credential better-auth does not own is still read from the fallback when asked for alone...
+    assert.deepEqual(await service.get('reporting-api-key', user.id), { apiKey: 'k' })
+    // ...but the wire loads all of the caller's credentials with getAll, which reads the OAuth2 ones too.
+    ;(app.services as { credentialService?: CredentialService }).credentialService = service
+    await assert.rejects(run('readApiKey', {}, { session: { userId: user.id, role: 'member' } }), { message: '[body] Invalid input' })
+  } finally {
+    ;(app.services as { credentialService?: CredentialService }).credentialService = original
+    await fallback.delete('reporting-api-key', user.id)
+    stop()
+  }
+})
