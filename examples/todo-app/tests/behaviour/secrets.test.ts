@@ -509,7 +509,7 @@ test('credential-oauth-link-better-auth-17: with better-auth 1.7 the link callba
   }
 })
 
-test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of BetterAuthCredentialService throws "[body] Invalid input", so a getCredential of any credential in that call rejects', async () => {
+test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of BetterAuthCredentialService throws "[body] Invalid input", so a getCredential of any credential in that call rejects, and a later one resolves null', async () => {
   const { BetterAuthCredentialService } = await import('@pikku/better-auth')
   const { auth, user, stop } = await credentialOAuthApp()
   const context = await auth.$context
@@ -522,6 +522,12 @@ test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of 
   registerProbe('readApiKey', {
     func: async (_s: unknown, _d: unknown, wire: any) => ({ apiKey: await wire.getCredential('reporting-api-key') }),
   })
+  registerProbe('readApiKeyTwice', {
+    func: async (_s: unknown, _d: unknown, wire: any) => {
+      const first = await wire.getCredential('reporting-api-key').catch((e: Error) => e.message)
+      return { first, second: await wire.getCredential('reporting-api-key') }
+    },
+  })
   try {
     for (const read of [() => service.get('google-calendar', user.id), () => service.has('google-calendar', user.id), () => service.getAll(user.id)]) {
       await assert.rejects(read(), { message: '[body] Invalid input' })
@@ -531,6 +537,11 @@ test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of 
     // ...but the wire loads all of the caller's credentials with getAll, which reads the OAuth2 ones too.
     ;(app.services as { credentialService?: CredentialService }).credentialService = service
     await assert.rejects(run('readApiKey', {}, { session: { userId: user.id, role: 'member' } }), { message: '[body] Invalid input' })
+    // A second read in the same call, after the first was caught, resolves null: the wire counts itself loaded.
+    assert.deepEqual(await run('readApiKeyTwice', {}, { session: { userId: user.id, role: 'member' } }), {
+      first: '[body] Invalid input',
+      second: null,
+    })
   } finally {
     ;(app.services as { credentialService?: CredentialService }).credentialService = original
     await fallback.delete('reporting-api-key', user.id)
