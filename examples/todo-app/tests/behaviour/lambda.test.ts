@@ -599,7 +599,8 @@ test('nextjs-sse-held-until-return: through pikkuAPIRequest (core\'s fetch), an 
       (response) => ((answered = true), response),
     )
     await sentOne
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Every promise callback queued by then has run: a Response handed back as the stream opened would be here.
+    await new Promise((resolve) => setImmediate(resolve))
     assert.equal(answered, false)
     release()
     const response = await pending

@@ -286,14 +286,13 @@ test('sse-held-until-return-node-http-server: on @pikku/node-http-server, which 
     assert.deepEqual(await onExpress.nextEvent(), { n: 2 })
 
     // @pikku/node-http-server: nothing answers until the function has returned, then both events come together.
+    // The server's own response object shows it: no header is written yet when the first event has been sent.
     sentOne = new Promise<void>((resolve) => (firstSent = resolve))
-    let answered = false
-    const pending = fetch(`http://127.0.0.1:${port}/health`, { headers: { accept: 'text/event-stream' } }).then(
-      (response) => ((answered = true), response),
-    )
+    let serverResponse: import('node:http').ServerResponse | undefined
+    nodeServer.server.once('request', (_request, response) => (serverResponse = response))
+    const pending = fetch(`http://127.0.0.1:${port}/health`, { headers: { accept: 'text/event-stream' } })
     await sentOne
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    assert.equal(answered, false)
+    assert.equal(serverResponse?.headersSent, false)
     release()
     const response = await pending
     assert.equal(response.headers.get('content-type'), 'text/event-stream')
