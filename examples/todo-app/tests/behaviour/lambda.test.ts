@@ -832,3 +832,40 @@ test('lambda-message-reply-in-body: processWebsocketMessage returns a message\'s
     if (previousSessionStore === undefined) delete services.sessionStore
   }
 })
+
+test('serverless-connect-session-not-stored: a session that onConnect sets with setSession is not stored with the connection: connectWebsocket gives the channel store no user id', async () => {
+  const { connectWebsocket } = await import('@pikku/lambda/websocket')
+  // An in-memory stand-in for the channel store that records the user ids it is given.
+  const userIds: string[] = []
+  const channelStore = {
+    addChannel: async () => {},
+    setPikkuUserId: async (_channelId: string, pikkuUserId: string) => void userIds.push(pikkuUserId),
+    removeChannels: async () => {},
+  }
+  // For this test only, greetSocket signs the socket in; the function runner reads `func` at each call.
+  const greet = pikkuState(null, 'function', 'functions').get('greetSocket') as { func: (...args: any[]) => Promise<unknown> }
+  const originalFunc = greet.func
+  let after: unknown
+  try {
+    greet.func = async (_services: unknown, _data: unknown, wire: { setSession: (s: unknown) => Promise<void>; getSession: () => unknown }) => {
+      await wire.setSession({ userId: 'u_socket', role: 'member' })
+      after = wire.getSession()
+      return { signedIn: true }
+    }
+    const event = {
+      path: '/todos/live',
+      httpMethod: 'GET',
+      headers: { host: 'localhost' },
+      queryStringParameters: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: { connectionId: 'c-session', domainName: 'ws.example.com', stage: 'prod' },
+    } as unknown as APIGatewayEvent
+    const result = await connectWebsocket(event, { channelStore: channelStore as never })
+    assert.equal(result.statusCode, 200)
+    assert.deepEqual(after, { userId: 'u_socket', role: 'member' })
+    assert.deepEqual(userIds, [])
+  } finally {
+    greet.func = originalFunc
+  }
+})
