@@ -869,3 +869,21 @@ test('serverless-connect-session-not-stored: a session that onConnect sets with 
     greet.func = originalFunc
   }
 })
+
+test('lambda-failed-post-drops-channel: LambdaEventHubService removes a subscriber from the channel store when posting to it fails for any reason, and its publish resolves', async () => {
+  const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
+  const event = { requestContext: { domainName: 'ws.example.com', stage: 'prod' } } as unknown as APIGatewayEvent
+  const eventHubStore = { getChannelIdsForTopic: async () => ['c1', 'c2'], subscribe: async () => true, unsubscribe: async () => true }
+  const removed: string[][] = []
+  const channelStore = { removeChannels: async (ids: string[]) => void removed.push(ids) }
+  const hub = new LambdaEventHubService<Record<string, unknown>>(getSingletonServices().logger, event, channelStore as never, eventHubStore as never)
+  // No API Gateway is reached: the management API client is replaced by one that refuses every post with a
+  // throttling error, not the 410 of a connection that is gone.
+  ;(hub as any).callbackAPI = {
+    send: async () => {
+      throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 429 } })
+    },
+  }
+  await hub.publish('todos:ann', 'c1', { n: 1 })
+  assert.deepEqual(removed, [['c2']])
+})
