@@ -887,3 +887,20 @@ test('lambda-failed-post-drops-channel: LambdaEventHubService removes a subscrib
   await hub.publish('todos:ann', 'c1', { n: 1 })
   assert.deepEqual(removed, [['c2']])
 })
+
+test('lambda-connect-query-rejects: connectWebsocket rejects with "No data expected" when the $connect event carries a query string parameter, and stores nothing', async () => {
+  const { connectWebsocket } = await import('@pikku/lambda/websocket')
+  const stored: string[] = []
+  const channelStore = { addChannel: async ({ channelId }: { channelId: string }) => void stored.push(channelId), setPikkuUserId: async () => {} }
+  const event = {
+    path: '/todos/live',
+    httpMethod: 'GET',
+    headers: { host: 'localhost' },
+    queryStringParameters: { token: 'abc' },
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { connectionId: 'c-query', domainName: 'ws.example.com', stage: 'prod' },
+  } as unknown as APIGatewayEvent
+  await assert.rejects(connectWebsocket(event, { channelStore: channelStore as never }), { message: 'No data expected' })
+  assert.deepEqual(stored, [])
+})
