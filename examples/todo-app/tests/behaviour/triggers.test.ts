@@ -164,53 +164,51 @@ test('source-without-target: a source whose name no wireTrigger has is skipped w
   }
 })
 
+// Wraps the registered createWireServices so that each set it builds holds a service with close(), the kind a
+// per-call database client would be (the app's own factory has none), and counts the sets built and closed.
+const countWireServices = () => {
+  const factories = pikkuState(null, 'package', 'factories') as any
+  const original = factories.createWireServices
+  const counts = { created: 0, closed: 0, restore: () => void (factories.createWireServices = original) }
+  factories.createWireServices = async (...args: unknown[]) => {
+    counts.created++
+    return { ...(await original?.(...args)), probe: { close: async () => void counts.closed++ } }
+  }
+  return counts
+}
+
 test('event-wire-services-not-closed: the trigger service creates a set of wire services for each event\'s call to the target and never closes it', async () => {
   feedItems = [
     { itemId: 'w1', title: 'First event', assigneeId: 'trig-fay' },
     { itemId: 'w2', title: 'Second event', assigneeId: 'trig-fay' },
   ]
-  // A wire service with close(), the kind a per-call database client would be; the app's createWireServices has none.
-  const factories = pikkuState(null, 'package', 'factories') as any
-  const original = factories.createWireServices
-  let created = 0
-  let closed = 0
-  factories.createWireServices = async (...args: unknown[]) => {
-    created++
-    return { ...(await original?.(...args)), probe: { close: async () => void closed++ } }
-  }
+  const wireServices = countWireServices()
   const triggers = new InMemoryTriggerService()
   try {
     await triggers.start()
     await waitFor(() => todosOf('trig-fay'), (titles) => titles.length === 2)
     // One set for the source's own setup run, closed when that run returns; one per event (onTriggerFire), left open.
-    assert.equal(created, 3)
-    assert.equal(closed, 1)
+    assert.equal(wireServices.created, 3)
+    assert.equal(wireServices.closed, 1)
   } finally {
-    factories.createWireServices = original
+    wireServices.restore()
     await triggers.stop()
   }
 })
 
 test('source-wire-services-closed-at-setup: the wire services handed to the trigger function are closed once it returns its teardown, while its poll keeps running', async () => {
-  const factories = pikkuState(null, 'package', 'factories') as any
-  const original = factories.createWireServices
-  let created = 0
-  let closed = 0
-  factories.createWireServices = async (...args: unknown[]) => {
-    created++
-    return { ...(await original?.(...args)), probe: { close: async () => void closed++ } }
-  }
+  const wireServices = countWireServices()
   const triggers = new InMemoryTriggerService()
   try {
     // An empty feed: no event fires, so the only set built is the one for pollInbox's own run.
     await triggers.start()
-    assert.equal(created, 1)
-    assert.equal(closed, 1)
+    assert.equal(wireServices.created, 1)
+    assert.equal(wireServices.closed, 1)
     // The interval pollInbox set up still polls, with the services of a run that has ended.
     mock.timers.tick(60_000)
     await waitFor(async () => feedRequests, (n) => n === 2)
   } finally {
-    factories.createWireServices = original
+    wireServices.restore()
     await triggers.stop()
   }
 })
