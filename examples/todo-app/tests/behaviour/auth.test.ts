@@ -463,7 +463,24 @@ const signedUpBetterAuth = async (options: Record<string, unknown>) => {
       return { sessions, thrown: (e as Error).message }
     }
   }
-  return { auth, db, jar, setCookies, services, errors, stateless }
+  /** Runs betterAuthSession on a request carrying the jar; the sessions it set and whether it called next(). */
+  const live = async (options: Parameters<typeof import('@pikku/better-auth').betterAuthSession>[0] = {}, extra = {}) => {
+    const { betterAuthSession } = await import('@pikku/better-auth')
+    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+    const sessions: { scopes?: string[] }[] = []
+    let nextCalled = false
+    const wire = {
+      http: { request: { headers: () => ({ cookie }), header: () => undefined } },
+      setSession: (s: { scopes?: string[] }) => sessions.push(s),
+      getSession: () => undefined,
+      session: undefined,
+    }
+    await betterAuthSession(options)({ ...services, ...extra } as never, wire as never, async () => {
+      nextCalled = true
+    })
+    return { sessions, nextCalled }
+  }
+  return { auth, db, jar, setCookies, services, errors, stateless, live }
 }
 
 test('stateless-reads-default-cookie-only: betterAuthStatelessSession finds the session with the default cookie cache, throws on a jwe or jwt cache and sees nothing under another cookie prefix', async () => {
@@ -503,23 +520,11 @@ test('stateless-session-ends-with-cache: betterAuthStatelessSession stops findin
 })
 
 test('better-auth-session-refresh-kept-back: betterAuthSession lets better-auth extend the session in its store, but the cookie the browser holds keeps the lifetime sign-in gave it', async () => {
-  const { betterAuthSession } = await import('@pikku/better-auth')
-  const { db, jar, setCookies, services } = await signedUpBetterAuth({ session: { expiresIn: 3, updateAge: 1 } })
+  const { db, setCookies, live } = await signedUpBetterAuth({ session: { expiresIn: 3, updateAge: 1 } })
   assert.match(setCookies.find((c) => c.startsWith('better-auth.session_token='))!, /Max-Age=3;/)
   const signedInUntil = new Date(db.session![0]!.expiresAt as Date).getTime()
   await new Promise((resolve) => setTimeout(resolve, 2200))
-  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-  const sessions: unknown[] = []
-  const wire = {
-    http: { request: { headers: () => ({ cookie }), header: () => undefined } },
-    setSession: (s: unknown) => sessions.push(s),
-    getSession: () => undefined,
-    session: undefined,
-  }
-  let nextCalled = false
-  await betterAuthSession()(services as never, wire as never, async () => {
-    nextCalled = true
-  })
+  const { sessions, nextCalled } = await live()
   assert.equal(sessions.length, 1)
   assert.equal(nextCalled, true)
   // The read moved the session's expiry on; the middleware has no response to put the renewed cookie on.
@@ -527,19 +532,10 @@ test('better-auth-session-refresh-kept-back: betterAuthSession lets better-auth 
 })
 
 test('better-auth-get-session-after-middleware-refresh: once betterAuthSession has extended the session, a get-session request writes no session cookie until updateAge has passed again', async () => {
-  const { betterAuthSession } = await import('@pikku/better-auth')
-  const { auth, jar, services } = await signedUpBetterAuth({ session: { expiresIn: 3, updateAge: 1 } })
+  const { auth, jar, live } = await signedUpBetterAuth({ session: { expiresIn: 3, updateAge: 1 } })
   await new Promise((resolve) => setTimeout(resolve, 2200))
   const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-  const sessions: unknown[] = []
-  const wire = {
-    http: { request: { headers: () => ({ cookie }), header: () => undefined } },
-    setSession: (s: unknown) => sessions.push(s),
-    getSession: () => undefined,
-    session: undefined,
-  }
-  await betterAuthSession()(services as never, wire as never, async () => {})
-  assert.equal(sessions.length, 1)
+  assert.equal((await live()).sessions.length, 1)
   const getSession = () => auth.handler(new Request('http://localhost:3000/api/auth/get-session', { headers: { cookie } }))
   // Right after the middleware's read extended the session, get-session answers for it but renews nothing.
   const right = await getSession()
@@ -553,7 +549,7 @@ test('better-auth-get-session-after-middleware-refresh: once betterAuthSession h
 
 test('better-auth-scopes-fill-absent-only: betterAuthSession fills session.scopes from the scope service only when the mapped session has none, an empty list included', async () => {
   const { betterAuthSession } = await import('@pikku/better-auth')
-  const { jar, services } = await signedUpBetterAuth({})
+  const { live } = await signedUpBetterAuth({})
   const resolved: string[] = []
   const scopeService = {
     resolveScopes: async (userId: string) => {
@@ -561,18 +557,8 @@ test('better-auth-scopes-fill-absent-only: betterAuthSession fills session.scope
       return ['todos']
     },
   }
-  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-  const run = async (options: Parameters<typeof betterAuthSession>[0]) => {
-    const sessions: { scopes?: string[] }[] = []
-    const wire = {
-      http: { request: { headers: () => ({ cookie }), header: () => undefined } },
-      setSession: (s: { scopes?: string[] }) => sessions.push(s),
-      getSession: () => undefined,
-      session: undefined,
-    }
-    await betterAuthSession(options)({ ...services, scopeService } as never, wire as never, async () => {})
-    return sessions.map((s) => s.scopes)
-  }
+  const run = async (options: Parameters<typeof betterAuthSession>[0]) =>
+    (await live(options, { scopeService })).sessions.map((s) => s.scopes)
   assert.deepEqual(await run({}), [['todos']])
   assert.equal(resolved.length, 1)
   assert.deepEqual(await run({ mapSession: (r) => ({ userId: r.user.id, scopes: [] }) }), [[]])
