@@ -339,64 +339,56 @@ test('middleware-late-registration: global middleware added after a wiring\'s fi
   }
 })
 
-test('cli-command-permissions-shared: a wireCLI command\'s permissions replace its function\'s registration, so the same function\'s HTTP route refuses with them too', async () => {
+// Wires a `todos probe` command to the health function with a guard that always refuses, as a wireCLI call with the
+// metadata `pikku` would write for it, runs check, then puts back the registration, the CLI state and GET /health.
+const withRefusingHealthCommand = async (check: (health: any) => Promise<void>) => {
   const { wireCLI } = await import('@pikku/core/cli')
-  const { pikkuState } = await import('@pikku/core/state')
-  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-  const cliMeta = pikkuState(null, 'cli', 'meta') as any
-  const programs = pikkuState(null, 'cli', 'programs') as any
-  const health = functions.get('health')
-  const todosMeta = cliMeta.programs.todos
-  const todosProgram = programs.todos
-  try {
-    assert.equal((await fetch(`${app.url}/health`)).status, 200)
-    // The metadata `pikku` would write for a `todos probe` command wired to the health function.
-    cliMeta.programs.todos = { ...todosMeta, commands: { ...todosMeta.commands, probe: { pikkuFuncId: 'health' } } }
-    const never = pikkuPermission(async () => false)
-    wireCLI({ program: 'todos', commands: { probe: { func: health, permissions: { never } } } } as any)
-    // Only the command asked for the guard, but the route GET /health now answers with it.
-    const refused = await fetch(`${app.url}/health`)
-    assert.equal(refused.status, 403)
-    assert.equal((await refused.json()).message, 'Permission denied')
-  } finally {
-    functions.set('health', health)
-    cliMeta.programs.todos = todosMeta
-    programs.todos = todosProgram
-  }
-  assert.equal((await fetch(`${app.url}/health`)).status, 200)
-})
-
-test('cli-command-permissions-undone-by-later-wiring: a wireHTTP call for the same function after the wireCLI call puts the function\'s own permissions back', async () => {
-  const { wireCLI } = await import('@pikku/core/cli')
-  const { wireHTTP } = await import('@pikku/core/http')
   const { pikkuState } = await import('@pikku/core/state')
   const functions = pikkuState(null, 'function', 'functions') as Map<string, any>
   const cliMeta = pikkuState(null, 'cli', 'meta') as any
   const programs = pikkuState(null, 'cli', 'programs') as any
+  const getRoutes = pikkuState(null, 'http', 'routes').get('get') as Map<string, unknown>
   const health = functions.get('health')
+  const healthRoute = getRoutes.get('/health')
   const todosMeta = cliMeta.programs.todos
   const todosProgram = programs.todos
-  // wireHTTP below replaces the app's registered GET /health wiring; the finally block puts that object back.
-  const getRoutes = pikkuState(null, 'http', 'routes').get('get') as Map<string, unknown>
-  const healthRoute = getRoutes.get('/health')
   try {
+    assert.equal((await fetch(`${app.url}/health`)).status, 200)
     cliMeta.programs.todos = { ...todosMeta, commands: { ...todosMeta.commands, probe: { pikkuFuncId: 'health' } } }
     const never = pikkuPermission(async () => false)
     wireCLI({ program: 'todos', commands: { probe: { func: health, permissions: { never } } } } as any)
-    assert.equal((await fetch(`${app.url}/health`)).status, 403)
-    assert.ok(functions.get('health').permissions?.never)
-    // The app's own wiring of GET /health, run once more after the command's.
-    wireHTTP({ method: 'get', route: '/health', func: health, auth: false } as any)
-    assert.equal((await fetch(`${app.url}/health`)).status, 200)
-    // The registration is the function's own again, so the command has lost its guard too.
-    assert.equal(functions.get('health'), health)
-    assert.equal(functions.get('health').permissions, undefined)
+    await check(health)
   } finally {
     functions.set('health', health)
     getRoutes.set('/health', healthRoute)
     cliMeta.programs.todos = todosMeta
     programs.todos = todosProgram
   }
+  assert.equal((await fetch(`${app.url}/health`)).status, 200)
+}
+
+test('cli-command-permissions-shared: a wireCLI command\'s permissions replace its function\'s registration, so the same function\'s HTTP route refuses with them too', async () => {
+  await withRefusingHealthCommand(async () => {
+    // Only the command asked for the guard, but the route GET /health now answers with it.
+    const refused = await fetch(`${app.url}/health`)
+    assert.equal(refused.status, 403)
+    assert.equal((await refused.json()).message, 'Permission denied')
+  })
+})
+
+test('cli-command-permissions-undone-by-later-wiring: a wireHTTP call for the same function after the wireCLI call puts the function\'s own permissions back', async () => {
+  const { wireHTTP } = await import('@pikku/core/http')
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, any>
+  await withRefusingHealthCommand(async (health) => {
+    assert.equal((await fetch(`${app.url}/health`)).status, 403)
+    assert.ok(functions.get('health').permissions?.never)
+    // The app's own wiring of GET /health, run once more after the command's; it replaces the registered route.
+    wireHTTP({ method: 'get', route: '/health', func: health, auth: false } as any)
+    assert.equal((await fetch(`${app.url}/health`)).status, 200)
+    // The registration is the function's own again, so the command has lost its guard too.
+    assert.equal(functions.get('health'), health)
+    assert.equal(functions.get('health').permissions, undefined)
+  })
 })
 
 test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, so a module-level addGlobalMiddleware registers its middleware once more per run, while a factory the bootstrap calls is not called again', async () => {
