@@ -509,7 +509,7 @@ test('credential-oauth-link-better-auth-17: with better-auth 1.7 the link callba
   }
 })
 
-test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of BetterAuthCredentialService throws "[body] Invalid input", so a getCredential of any credential in that call rejects, and a later one resolves null', async () => {
+test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of BetterAuthCredentialService throws "[body] Invalid input", so the first getCredential of any credential in that call rejects, and every other one, later or in parallel, resolves null', async () => {
   const { BetterAuthCredentialService } = await import('@pikku/better-auth')
   const { auth, user, stop } = await credentialOAuthApp()
   const context = await auth.$context
@@ -528,6 +528,12 @@ test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of 
       return { first, second: await wire.getCredential('reporting-api-key') }
     },
   })
+  registerProbe('readApiKeyInParallel', {
+    func: async (_s: unknown, _d: unknown, wire: any) => {
+      const [first, second] = await Promise.allSettled([wire.getCredential('reporting-api-key'), wire.getCredential('reporting-api-key')])
+      return { first: first.status, second: second.status === 'fulfilled' ? second.value : second.status }
+    },
+  })
   try {
     for (const read of [() => service.get('google-calendar', user.id), () => service.has('google-calendar', user.id), () => service.getAll(user.id)]) {
       await assert.rejects(read(), { message: '[body] Invalid input' })
@@ -540,6 +546,11 @@ test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of 
     // A second read in the same call, after the first was caught, resolves null: the wire counts itself loaded.
     assert.deepEqual(await run('readApiKeyTwice', {}, { session: { userId: user.id, role: 'member' } }), {
       first: '[body] Invalid input',
+      second: null,
+    })
+    // Only the read that started the load rejects: one made while it was still loading resolves null.
+    assert.deepEqual(await run('readApiKeyInParallel', {}, { session: { userId: user.id, role: 'member' } }), {
+      first: 'rejected',
       second: null,
     })
   } finally {
