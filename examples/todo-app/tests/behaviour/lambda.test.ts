@@ -423,7 +423,7 @@ test('cloudflare-event-hub-not-stored: CloudflareEventHubService never writes it
   const afterWake = new CloudflareEventHubService<Record<string, unknown>>(logger as never, ctx as never)
   await afterWake.publish('todos:cf', null as never, { n: 2 })
   assert.deepEqual(socket.sent, ['{"n":1}'])
-  // Two first calls made at once on a fresh hub: the second waits on a callback that nothing calls.
+  // Two first calls made at once on a fresh hub: the first settles, the second waits on a callback that nothing calls.
   const fresh = new CloudflareEventHubService<Record<string, unknown>>(logger as never, ctx as never)
   let secondSettled = false
   const first = fresh.subscribe('a', 'c1')
@@ -432,6 +432,9 @@ test('cloudflare-event-hub-not-stored: CloudflareEventHubService never writes it
   // Every promise callback queued by the time the first call ended has run: the second would have settled too.
   await new Promise((resolve) => setImmediate(resolve))
   assert.equal(secondSettled, false)
+  // The second call never took effect: a publish on its topic reaches no one.
+  await fresh.publish('b', null as never, { n: 3 })
+  assert.deepEqual(socket.sent, ['{"n":1}'])
 })
 
 test('cloudflare-event-hub-binary-as-json: CloudflareEventHubService ignores isBinary and sends bytes as JSON text', async () => {
