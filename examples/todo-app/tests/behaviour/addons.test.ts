@@ -148,17 +148,11 @@ test('addon-unknown-version-not-found: a namespaced call with a version the addo
 
 test('addon-call-skips-app-globals: the app\'s global middleware does not run for a namespaced call into an addon', async () => {
   const { pikkuState } = await import('@pikku/core/state')
-  const { addGlobalMiddleware } = await import('@pikku/core/middleware')
-  const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
+  const { addWireIdRecorder } = await import('./harness/core-probes.js')
   const rpcMeta = pikkuState(null, 'rpc', 'meta') as Record<string, string>
-  const seen: string[] = []
-  const counter = async (_services: unknown, wire: any, next: () => Promise<void>) => {
-    seen.push(wire.wireId)
-    await next()
-  }
   // A namespace new to this process, so the runner builds its chain after the middleware is registered.
   pikkuState(null, 'addons', 'packages').set('chatmw', { package: '@todo-app/notify-addon' })
-  addGlobalMiddleware([counter as never])
+  const { seen, remove } = addWireIdRecorder()
   hook.received.length = 0
   try {
     assert.deepEqual(await alice().invoke('chatmw:postToChat' as never, { text: 'globals probe' } as never), { posted: true })
@@ -169,7 +163,7 @@ test('addon-call-skips-app-globals: the app\'s global middleware does not run fo
     await alice().invoke('globalsProbeTarget' as never, {} as never)
     assert.deepEqual(seen, ['globalsProbeTarget'])
   } finally {
-    globals.splice(globals.indexOf(counter), 1)
+    remove()
     pikkuState(null, 'addons', 'packages').delete('chatmw')
     pikkuState('chatmw', 'package', 'singletonServices', undefined as never)
     delete rpcMeta.globalsProbeTarget

@@ -8,7 +8,7 @@ import { rpcService, RPCNotFoundError } from '@pikku/core/rpc'
 import { runPikkuFunc } from '@pikku/core/function'
 import { addGlobalMiddleware } from '@pikku/core/middleware'
 import { pikkuState } from '@pikku/core/state'
-import { registerProbe } from './harness/core-probes.js'
+import { addWireIdRecorder, registerProbe } from './harness/core-probes.js'
 import { PikkuFetchError } from '@pikku/fetch'
 import { RedisDeploymentService } from '@pikku/redis'
 import { PikkuRPC } from '../../.pikku/pikku-rpc.gen.js'
@@ -372,18 +372,12 @@ test('react-query-infinite-shares-key: usePikkuInfiniteQuery caches under the sa
 })
 
 test('invoke-global-middleware-again: global middleware runs once for the caller and once more for each rpc.invoke it makes', async () => {
-  const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
   const rpcMeta = pikkuState(null, 'rpc', 'meta') as Record<string, string>
-  const seen: string[] = []
-  const counter = async (_services: unknown, wire: any, next: () => Promise<void>) => {
-    seen.push(wire.wireId)
-    await next()
-  }
   // The runner caches each chain under the name it is called by, so both names here are new to this process and
   // their chains are built after the middleware is registered, whatever ran before.
   registerProbe('globalTwiceCaller', { func: async (_s: unknown, _d: unknown, wire: any) => wire.rpc.invoke('globalTwiceTarget', {}) })
   rpcMeta.globalTwiceTarget = 'countOpenTodos'
-  addGlobalMiddleware([counter as never])
+  const { seen, remove } = addWireIdRecorder()
   try {
     const result = await runPikkuFunc('rpc', 'globalTwiceCaller', 'globalTwiceCaller', {
       singletonServices: app.services as never,
@@ -394,7 +388,7 @@ test('invoke-global-middleware-again: global middleware runs once for the caller
     // The copy of the caller's wire keeps the caller's wireId, so both runs record it.
     assert.equal(seen.length, 2)
   } finally {
-    globals.splice(globals.indexOf(counter), 1)
+    remove()
     delete rpcMeta.globalTwiceTarget
   }
 })

@@ -2,6 +2,7 @@
 // pikku-functions.gen.ts and pikku-functions-meta.gen.ts register the app's own, so a test can hand the real
 // function runner (runPikkuFunc) a handler that reports what it was given.
 import { addFunction } from '@pikku/core/function'
+import { addGlobalMiddleware } from '@pikku/core/middleware'
 import { pikkuState } from '@pikku/core/state'
 import type { CorePikkuFunctionConfig } from '@pikku/core/function'
 
@@ -43,4 +44,16 @@ export const recordingLogger = () => {
       setLevel: () => {},
     },
   }
+}
+
+/** Adds a global middleware that records each call's wire.wireId; remove() takes it out of the global list again. */
+export const addWireIdRecorder = () => {
+  const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
+  const seen: string[] = []
+  const recorder = async (_services: unknown, wire: any, next: () => Promise<void>) => {
+    seen.push(wire.wireId)
+    await next()
+  }
+  addGlobalMiddleware([recorder as never])
+  return { seen, remove: () => void globals.splice(globals.indexOf(recorder), 1) }
 }
