@@ -433,7 +433,7 @@ test('missing-service-error-500: MissingServiceError is registered with status 5
  * credentialOAuth plugin for one OAuth2 credential whose token URL is a local server that counts its calls,
  * one signed-up user, and that user's session cookie.
  */
-const credentialOAuthApp = async () => {
+const credentialOAuthApp = async (options: { errorURL?: string } = {}) => {
   const { createServer } = await import('node:http')
   const tokenRequests: string[] = []
   const tokenServer = createServer((req, res) => {
@@ -452,6 +452,7 @@ const credentialOAuthApp = async () => {
     baseURL: 'http://localhost:3000',
     database: memoryAdapter(db),
     emailAndPassword: { enabled: true },
+    ...(options.errorURL ? { onAPIError: { errorURL: options.errorURL } } : {}),
     plugins: [
       credentialOAuth({
         config: [
@@ -504,6 +505,32 @@ test('credential-oauth-link-better-auth-17: with better-auth 1.7 the link callba
     assert.equal(callback.headers.get('location'), 'http://localhost:3000/api/auth/error?error=session_required')
     assert.deepEqual(tokenRequests, [])
     assert.equal(db.account!.filter((a) => a.providerId === 'google-calendar').length, 0)
+  } finally {
+    stop()
+  }
+})
+
+test('credential-oauth-link-error-url: a failed link callback redirects to the errorURL of better-auth\'s onAPIError option when the app sets one, with ?error=<code> appended', async () => {
+  const { auth, cookies, stop } = await credentialOAuthApp({ errorURL: 'http://localhost:3000/settings/link-failed' })
+  try {
+    const link = await auth.handler(
+      new Request('http://localhost:3000/api/auth/credential-oauth/link', {
+        method: 'POST',
+        headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
+        body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings' }),
+      }),
+    )
+    assert.equal(link.status, 200)
+    const state = new URL(((await link.json()) as { url: string }).url).searchParams.get('state')
+    const stateCookies = link.headers.getSetCookie().map((c) => c.split(';')[0])
+    // The callback fails (session_required with the better-auth this repository installs; see the test above).
+    const callback = await auth.handler(
+      new Request(`http://localhost:3000/api/auth/credential-oauth/callback/google-calendar?code=granted&state=${state}`, {
+        headers: { cookie: [...cookies, ...stateCookies].join('; ') },
+      }),
+    )
+    assert.equal(callback.status, 302)
+    assert.equal(callback.headers.get('location'), 'http://localhost:3000/settings/link-failed?error=session_required')
   } finally {
     stop()
   }
