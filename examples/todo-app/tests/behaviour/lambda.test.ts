@@ -12,7 +12,7 @@ import { stopSingletonServices } from '@pikku/core/utils'
 import { AWSSecrets, S3Content, SQSQueueService } from '@pikku/aws-services'
 import { SQSQueueService as LambdaSQSQueueService } from '@pikku/lambda'
 import { runFetchV2 } from '@pikku/lambda/http'
-import { collectLogs, quiet } from './harness/app.js'
+import { collectLogs, holdHealthStream, quiet } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { startRedis } from './harness/services.js'
 
@@ -580,42 +580,23 @@ test('nextjs-api-options-preflight: pikkuAPIRequest given an OPTIONS preflight r
 test('nextjs-sse-held-until-return: through pikkuAPIRequest (core\'s fetch), an SSE route\'s Response comes back only once its function returns, carrying every event sent meanwhile', async () => {
   const { pikkuAPIRequest } = await import('#pikku/pikku-nextjs.gen.js')
   const { NextRequest } = await import('next/server.js')
-  // For this test only, GET /health becomes a stream whose function waits between two events; both are put back below.
-  const route = pikkuState(null, 'http', 'routes').get('get')!.get('/health') as unknown as { sse?: boolean }
-  const funcId = (pikkuState(null, 'http', 'meta') as any).get['/health'].pikkuFuncId as string
-  const functions = pikkuState(null, 'function', 'functions')
-  const original = functions.get(funcId)!
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  let firstSent!: () => void
-  const sentOne = new Promise<void>((resolve) => (firstSent = resolve))
-  route.sse = true
-  functions.set(funcId, {
-    ...original,
-    func: async (_services: unknown, _data: unknown, { channel }: any) => {
-      channel.send({ n: 1 })
-      firstSent()
-      await released
-      channel.send({ n: 2 })
-      channel.close()
-    },
-  } as never)
+  // For this test only, GET /health becomes a stream whose function waits between two events; put back below.
+  const held = await holdHealthStream()
   try {
     let answered = false
     const pending = pikkuAPIRequest(new NextRequest('http://localhost:3000/api/health'), { params: Promise.resolve({}) } as never).then(
       (response) => ((answered = true), response),
     )
-    await sentOne
+    await held.firstSent
     // Every promise callback queued by then has run: a Response handed back as the stream opened would be here.
     await new Promise((resolve) => setImmediate(resolve))
     assert.equal(answered, false)
-    release()
+    held.release()
     const response = await pending
     assert.equal(response.headers.get('content-type'), 'text/event-stream')
     assert.equal(await response.text(), ':\n\ndata: {"n":1}\n\ndata: {"n":2}\n\n')
   } finally {
-    delete route.sse
-    functions.set(funcId, original)
+    held.restore()
   }
 })
 

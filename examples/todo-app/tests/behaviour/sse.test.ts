@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { get, type IncomingMessage } from 'node:http'
 import { PikkuFetchError } from '@pikku/fetch'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
-import { waitFor } from './harness/app.js'
+import { holdHealthStream, waitFor } from './harness/app.js'
 import { RawClient, startWsApp, type RunningWsApp } from './harness/channels.js'
 
 let app: RunningWsApp
@@ -250,56 +250,36 @@ test('sse-conflicting-keys-express-html: on Express a conflicting key on an sse 
 
 test('sse-held-until-return-node-http-server: on @pikku/node-http-server, which pikku dev and pikku serve run, an sse route\'s response starts only once its function returns, while on Express its first event arrives as it is sent', async () => {
   const { PikkuNodeHTTPServer } = await import('@pikku/node-http-server')
-  const { pikkuState } = await import('@pikku/core/state')
   const { freePort } = await import('./harness/services.js')
   const services = app.services as any
   const port = await freePort()
   const nodeServer = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1' }, services.logger)
   await nodeServer.init()
   await nodeServer.start()
-  // For this test only, GET /health becomes a stream whose function waits between two events; both are put back below.
-  const route = pikkuState(null, 'http', 'routes').get('get')!.get('/health') as unknown as { sse?: boolean }
-  const funcId = (pikkuState(null, 'http', 'meta') as any).get['/health'].pikkuFuncId as string
-  const functions = pikkuState(null, 'function', 'functions')
-  const original = functions.get(funcId)!
-  let release!: () => void
-  let firstSent!: () => void
-  route.sse = true
-  functions.set(funcId, {
-    ...original,
-    func: async (_services: unknown, _data: unknown, { channel }: any) => {
-      const released = new Promise<void>((resolve) => (release = resolve))
-      channel.send({ n: 1 })
-      firstSent()
-      await released
-      channel.send({ n: 2 })
-      channel.close()
-    },
-  } as never)
+  // For this test only, GET /health becomes a stream whose function waits between two events; put back below.
+  const held = await holdHealthStream()
   try {
     // Express: the response, and its first event, arrive while the function still waits.
-    let sentOne = new Promise<void>((resolve) => (firstSent = resolve))
     const onExpress = await openStream('/health')
-    await sentOne
+    await held.firstSent
     assert.deepEqual(await onExpress.nextEvent(), { n: 1 })
-    release()
+    held.release()
     assert.deepEqual(await onExpress.nextEvent(), { n: 2 })
 
     // @pikku/node-http-server: nothing answers until the function has returned, then both events come together.
     // The server's own response object shows it: no header is written yet when the first event has been sent.
-    sentOne = new Promise<void>((resolve) => (firstSent = resolve))
+    held.arm()
     let serverResponse: import('node:http').ServerResponse | undefined
     nodeServer.server.once('request', (_request, response) => (serverResponse = response))
     const pending = fetch(`http://127.0.0.1:${port}/health`, { headers: { accept: 'text/event-stream' } })
-    await sentOne
+    await held.firstSent
     assert.equal(serverResponse?.headersSent, false)
-    release()
+    held.release()
     const response = await pending
     assert.equal(response.headers.get('content-type'), 'text/event-stream')
     assert.equal(await response.text(), ':\n\ndata: {"n":1}\n\ndata: {"n":2}\n\n')
   } finally {
-    delete route.sse
-    functions.set(funcId, original)
+    held.restore()
     nodeServer.server.closeAllConnections()
     await new Promise((resolve) => nodeServer.server.close(resolve))
   }

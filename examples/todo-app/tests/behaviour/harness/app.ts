@@ -81,3 +81,40 @@ export const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boo
     await new Promise((resolve) => setImmediate(resolve))
   }
 }
+
+/**
+ * For one test, GET /health becomes an SSE route whose function sends { n: 1 }, waits for release(), then sends
+ * { n: 2 } and closes. firstSent() resolves once the current call has sent its first event; arm() makes a new one
+ * for the next call. restore() puts the route and the function back.
+ */
+export const holdHealthStream = async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const route = pikkuState(null, 'http', 'routes').get('get')!.get('/health') as unknown as { sse?: boolean }
+  const funcId = (pikkuState(null, 'http', 'meta') as any).get['/health'].pikkuFuncId as string
+  const functions = pikkuState(null, 'function', 'functions')
+  const original = functions.get(funcId)!
+  let markSent!: () => void
+  const held = {
+    firstSent: Promise.resolve(),
+    release: () => {},
+    arm: () => void (held.firstSent = new Promise<void>((resolve) => (markSent = resolve))),
+    restore: () => {
+      delete route.sse
+      functions.set(funcId, original)
+    },
+  }
+  held.arm()
+  route.sse = true
+  functions.set(funcId, {
+    ...original,
+    func: async (_services: unknown, _data: unknown, { channel }: any) => {
+      const released = new Promise<void>((resolve) => (held.release = resolve))
+      channel.send({ n: 1 })
+      markSent()
+      await released
+      channel.send({ n: 2 })
+      channel.close()
+    },
+  } as never)
+  return held
+}
