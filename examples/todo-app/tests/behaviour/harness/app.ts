@@ -86,7 +86,10 @@ export const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boo
  * For one test, GET /health becomes an SSE route whose function sends { n: 1 }, waits for release(), then sends
  * { n: 2 } and closes. firstSent() resolves once the current call has sent its first event; arm() makes a new one
  * for the next call. restore() puts the route and the function back.
+ * HELD_STREAM_ANSWER is what a client reads once the function has returned.
  */
+export const HELD_STREAM_ANSWER = { contentType: 'text/event-stream', body: ':\n\ndata: {"n":1}\n\ndata: {"n":2}\n\n' }
+
 export const holdHealthStream = async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const route = pikkuState(null, 'http', 'routes').get('get')!.get('/health') as unknown as { sse?: boolean }
@@ -98,6 +101,12 @@ export const holdHealthStream = async () => {
     firstSent: Promise.resolve(),
     release: () => {},
     arm: () => void (held.firstSent = new Promise<void>((resolve) => (markSent = resolve))),
+    /** Releases the function, then reads the answer to the request pending on it. */
+    releaseAndRead: async (pending: Promise<Response>) => {
+      held.release()
+      const response = await pending
+      return { contentType: response.headers.get('content-type'), body: await response.text() }
+    },
     restore: () => {
       delete route.sse
       functions.set(funcId, original)
