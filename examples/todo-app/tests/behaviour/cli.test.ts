@@ -23,6 +23,10 @@ const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.j
 // DB_BARE has neither a config.ts nor a db folder.
 const DB_PROJECT = join(APP, '.behaviour', `cli-db-${process.pid}`)
 const DB_BARE = join(APP, '.behaviour', `cli-db-bare-${process.pid}`)
+// A small project for `pikku meta`, `pikku info` and `pikku validate`, inside .behaviour/ (git-ignored): one function
+// offered over MCP and wired to a scheduled task and a queue worker under names of their own, and one file that imports
+// the removed `#pikku` hub; removed in `after`.
+const META = join(APP, '.behaviour', `cli-meta-${process.pid}`)
 
 interface Run {
   code: number | null
@@ -170,6 +174,39 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   mkdirSync(DB_BARE, { recursive: true })
   for (const path of ['package.json', 'pikku.config.json', 'tsconfig.json']) writeFileSync(join(DB_BARE, path), dbFiles[path])
   runs.dbBare = run([PIKKU, 'db', 'migrate'], DB_BARE)
+  const metaFiles: Record<string, string> = {
+    'package.json': files['package.json'],
+    'pikku.config.json': files['pikku.config.json'],
+    'tsconfig.json': tsconfig,
+    'src/application-types.d.ts': files['src/application-types.d.ts'],
+    'src/functions/digest.functions.ts': `import { pikkuSessionlessFunc } from '#pikku/function'
+
+export const sendDigest = pikkuSessionlessFunc<void, void>({
+  description: 'Send the daily digest',
+  mcp: true,
+  func: async ({ logger }) => {
+    logger.info('digest')
+  },
+})
+`,
+    'src/wirings/digest.wiring.ts': `import { wireScheduler } from '#pikku/scheduler'
+import { wireQueueWorker } from '#pikku/queue'
+import { sendDigest } from '../functions/digest.functions.js'
+
+wireScheduler({ name: 'daily-digest', schedule: '0 8 * * *', func: sendDigest })
+wireQueueWorker({ name: 'digest-queue', func: sendDigest })
+`,
+    'src/barrel.ts': "import type { CoreConfig } from '#pikku'\n\nexport type AppConfig = CoreConfig\n",
+  }
+  for (const [path, text] of Object.entries(metaFiles)) {
+    mkdirSync(join(META, path, '..'), { recursive: true })
+    writeFileSync(join(META, path), text)
+  }
+  // One after the other: each run inspects the project (the first fills its schema cache).
+  runs.metaText = run([PIKKU, 'meta', 'context'], META)
+  runs.metaJson = runs.metaText.then(() => run([PIKKU, 'meta', 'context', '--json'], META))
+  runs.infoVerbose = runs.metaJson.then(() => run([PIKKU, 'info', 'functions', '--verbose'], META))
+  runs.validate = run([PIKKU, 'validate'], META)
   runs.help = todos('--help')
   runs.add = todos('add', 'Renew the domain', '--owner', 'user-1', '--due', '2030-01-01T09:00:00Z')
   runs.noTitle = todos('add', '--owner', 'user-1')
@@ -187,6 +224,7 @@ after(() => {
   rmSync(NO_TSCONFIG, { recursive: true, force: true })
   rmSync(DB_PROJECT, { recursive: true, force: true })
   rmSync(DB_BARE, { recursive: true, force: true })
+  rmSync(META, { recursive: true, force: true })
 })
 
 test('todos-help: --help prints the program usage built from the wiring, exit 0', async () => {
@@ -392,4 +430,66 @@ test('db-no-config-exit-0: with no config.ts and no db folder, pikku db migrate 
   assert.equal(code, 0)
   assert.match(stdout + stderr, /createConfig must be defined in your project/)
   assert.ok(!existsSync(join(DB_BARE, '.pikku')))
+})
+
+test('meta-context-stdout-logo: pikku meta context prints the logo on stdout before its JSON; with --json stdout is the JSON alone', async () => {
+  const text = await runs.metaText
+  assert.equal(text.code, 0)
+  assert.match(text.stdout, /^\n◇◆ pikku ::/)
+  assert.throws(() => JSON.parse(text.stdout))
+  const json = await runs.metaJson
+  assert.equal(json.code, 0)
+  assert.equal(JSON.parse(json.stdout).schemaVersion, 'meta-context.v1')
+})
+
+test('meta-wires-function-id: a scheduled task and a queue worker list their own name as functionId, and capabilities.mcp stays false', async () => {
+  // meta.ts wiresByType reads the keys of scheduledTasks.meta and queueWorkers.meta, which the inspector keys by the
+  // wiring's name (add-schedule.ts, add-queue-worker.ts); capabilities.mcp reads state.mcp, which InspectorState lacks.
+  const context = JSON.parse((await runs.metaJson).stdout)
+  assert.deepEqual(context.wires.scheduler, [{ id: 'daily-digest', functionId: 'daily-digest', cron: '0 8 * * *' }])
+  assert.deepEqual(context.wires.queue, [{ id: 'digest-queue', functionId: 'digest-queue', queueName: null }])
+  assert.equal(context.functions[0].id, 'sendDigest')
+  assert.equal(context.capabilities.mcp, false)
+})
+
+test('info-verbose-types: pikku info functions --verbose lists mcp but not scheduler or queue for a function wired to both', async () => {
+  const { code, stdout } = await runs.infoVerbose
+  assert.equal(code, 0)
+  const row = stdout.split('\n').find((line) => line.startsWith('sendDigest '))
+  assert.ok(row)
+  assert.match(row, /\bmcp\b/)
+  assert.doesNotMatch(row, /scheduler|queue/)
+  // --verbose is also the CLI's own verbose flag, so the inspector's debug lines come first.
+  assert.match(stdout, /Inspector took \d+ms/)
+})
+
+test('validate-exit-0: pikku validate lists errors, among them a missing packages/functions/ folder and a #pikku import, and still exits 0', async () => {
+  const { code, stdout } = await runs.validate
+  assert.equal(code, 0)
+  assert.match(stdout, /✗ {2}packages\/functions\/ directory not found/)
+  assert.match(stdout, /✗ {2}src\/barrel\.ts imports '#pikku'/)
+  assert.match(stdout, /\d+ errors/)
+})
+
+test('skills-install-skips-existing: pikku skills install leaves a skill folder that is already there; --update rewrites its files and deletes none', async () => {
+  // An empty folder outside any project: `skills` is one of the CLI's config-free commands (services.ts).
+  const dir = mkdtempSync(join(tmpdir(), 'pikku-skills-'))
+  try {
+    const skill = join(dir, '.claude', 'skills', 'pikku-cli')
+    const first = await run([PIKKU, 'skills', 'install', '--only', 'pikku-cli'], dir)
+    assert.equal(first.code, 0)
+    assert.match(first.stdout, /Installed 1 skill\(s\) into \.claude\/skills\//)
+    writeFileSync(join(skill, 'SKILL.md'), 'edited\n')
+    writeFileSync(join(skill, 'stale.md'), 'left over\n')
+    const again = await run([PIKKU, 'skills', 'install', '--only', 'pikku-cli'], dir)
+    assert.equal(again.code, 0)
+    assert.match(again.stdout, /Installed 0 skill\(s\) into \.claude\/skills\/ \(skipped 1 already present/)
+    assert.equal(readFileSync(join(skill, 'SKILL.md'), 'utf8'), 'edited\n')
+    const update = await run([PIKKU, 'skills', 'install', '--only', 'pikku-cli', '--update'], dir)
+    assert.equal(update.code, 0)
+    assert.notEqual(readFileSync(join(skill, 'SKILL.md'), 'utf8'), 'edited\n')
+    assert.ok(existsSync(join(skill, 'stale.md')))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
