@@ -18,7 +18,7 @@ import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
 import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
-import { registerProbe } from './harness/core-probes.js'
+import { recordingLogger, registerProbe } from './harness/core-probes.js'
 import { readdirSync, readFileSync } from 'node:fs'
 import type { HTTPWiringsMeta } from '@pikku/core/http'
 import type { FunctionsMeta } from '@pikku/core/services'
@@ -808,6 +808,23 @@ test('cors-preflight-express-server-workaround: on PikkuExpressServer, server.ap
     assert.equal(preflight.status, 204)
     assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:5173')
   } finally {
+    await server.stop()
+  }
+})
+
+test('express-start-port-in-use: PikkuExpressServer.start() resolves and logs "listening" when its port is already taken', async () => {
+  // The behaviour app already listens on this port. Express 5's app.listen passes the listen error to its
+  // callback, and start() resolves from that callback without looking at it.
+  const port = Number(new URL(app.url).port)
+  const { lines, logger } = recordingLogger()
+  const server = new PikkuExpressServer({ port, hostname: '127.0.0.1' }, logger)
+  await server.init()
+  await server.start()
+  try {
+    assert.ok(lines.some((line) => line.text === `listening on port ${port} and host: 127.0.0.1`))
+    assert.equal(server.getHttpServer().listening, false)
+  } finally {
+    // stop() resolves too: close() reports that the server is not running, and stop() ignores that as well.
     await server.stop()
   }
 })
