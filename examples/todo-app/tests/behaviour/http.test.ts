@@ -848,6 +848,40 @@ test('express-enable-cors-order: PikkuExpressServer.enableCors() adds its header
   }
 })
 
+test('express-static-assets-order: PikkuExpressServer.enableStaticAssets() serves its route when called before init(), and Pikku answers 404 when it is called after', async () => {
+  const content = { localFileUploadPath: '/tmp/pikku-express-assets-order', uploadUrlPrefix: '/reaper', assetUrlPrefix: '/assets' }
+  for (const before of [true, false]) {
+    const port = await freePort()
+    const server = new PikkuExpressServer({ port, hostname: '127.0.0.1', content }, app.services.logger)
+    // Called after init(), the asset route still runs once Pikku has answered, and its own reply then fails
+    // with "write after end" on the response; record that instead of letting it escape the test.
+    const writeErrors: string[] = []
+    server.app.use((_req, res, next) => {
+      res.on('error', (e: NodeJS.ErrnoException) => writeErrors.push(e.code ?? e.message))
+      next()
+    })
+    if (before) server.enableStaticAssets()
+    await server.init()
+    if (!before) server.enableStaticAssets()
+    await server.start()
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/assets/notes/a.txt`)
+      if (before) {
+        // The asset route's own refusal of an unsigned link.
+        assert.equal(response.status, 403)
+        assert.equal(await response.text(), 'Signed URL required')
+      } else {
+        assert.equal(response.status, 404)
+        assert.equal((await response.json()).name, 'NotFoundError')
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        assert.deepEqual(writeErrors, ['ERR_STREAM_WRITE_AFTER_END'])
+      }
+    } finally {
+      await server.stop()
+    }
+  }
+})
+
 test('cors-wildcard-credentials-throws: cors({ credentials: true }) with the default origin throws when called', () => {
   assert.throws(() => pikkuCors({ credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
   // Spelled out, as the http skill writes it, the wildcard is refused the same way.
