@@ -19,7 +19,10 @@ import { cors as pikkuCors } from '@pikku/core/middleware'
 import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
 import { recordingLogger, registerProbe } from './harness/core-probes.js'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { LocalContent } from '@pikku/core/services/local-content'
 import type { HTTPWiringsMeta } from '@pikku/core/http'
 import type { FunctionsMeta } from '@pikku/core/services'
 import { generateOpenAPISpec } from '../../node_modules/@pikku/inspector/dist/utils/serialize-openapi-json.js'
@@ -879,6 +882,33 @@ test('express-static-assets-order: PikkuExpressServer.enableStaticAssets() serve
     } finally {
       await server.stop()
     }
+  }
+})
+
+test('express-reaper-charset: PikkuExpressServer.enableReaper() writes a text body sent with a charset as latin1, one byte per character', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'todo-reaper-'))
+  const content = { localFileUploadPath: root, uploadUrlPrefix: '/reaper', assetUrlPrefix: '/assets' }
+  // The reaper verifies with the jwt service registered with Pikku; sign with the same one.
+  const signer = new LocalContent(content, app.services.logger, pikkuState(null, 'package', 'singletonServices')!.jwt!)
+  const port = await freePort()
+  const server = new PikkuExpressServer({ port, hostname: '127.0.0.1', content }, app.services.logger)
+  server.enableReaper()
+  await server.init()
+  await server.start()
+  try {
+    const upload = async (fileKey: string, headers: Record<string, string>) => {
+      const { uploadUrl } = await signer.getUploadURL({ bucket: 'notes', fileKey, contentType: 'text/plain' })
+      return fetch(new URL(uploadUrl, `http://127.0.0.1:${port}`), { method: 'PUT', headers, body: Buffer.from('café', 'utf8') })
+    }
+    // Without a charset the bytes are stored as sent.
+    assert.equal((await upload('plain', { 'content-type': 'text/plain' })).status, 200)
+    assert.equal(readFileSync(join(root, 'notes/plain'), 'utf8'), 'café')
+    // With one, raw-body decodes the text and writeFile(..., 'binary') stores one byte per character.
+    assert.equal((await upload('utf8', { 'content-type': 'text/plain; charset=utf-8' })).status, 200)
+    assert.deepEqual([...readFileSync(join(root, 'notes/utf8'))], [0x63, 0x61, 0x66, 0xe9])
+  } finally {
+    await server.stop()
+    rmSync(root, { recursive: true, force: true })
   }
 })
 
