@@ -463,11 +463,15 @@ test('info-verbose-types: pikku info functions --verbose lists mcp but not sched
   assert.match(stdout, /Inspector took \d+ms/)
 })
 
-test('validate-exit-0: pikku validate lists errors, among them a missing packages/functions/ folder and a #pikku import, and still exits 0', async () => {
+test('validate-exit-0: pikku validate lists errors, among them a missing packages/functions/ folder, the console, rpc, agent and workflow scaffolds and a #pikku import, and still exits 0', async () => {
   const { code, stdout } = await runs.validate
   assert.equal(code, 0)
   assert.match(stdout, /✗ {2}packages\/functions\/ directory not found/)
   assert.match(stdout, /✗ {2}src\/barrel\.ts imports '#pikku'/)
+  // The project's config has no scaffold block: each of these four is an error, not a warning.
+  for (const key of ['console', 'rpc', 'agent', 'workflow']) {
+    assert.match(stdout, new RegExp(`✗ {2}pikku\\.config\\.json scaffold is missing "${key}"`))
+  }
   assert.match(stdout, /\d+ errors/)
 })
 
