@@ -7,7 +7,7 @@ import { CorePikkuFetch, PikkuFetchError } from '@pikku/fetch'
 import * as errors from '@pikku/core/errors'
 import { getAllPackageStates, pikkuState } from '@pikku/core/state'
 import { TodoLimitReachedError } from '../../src/errors.js'
-import { startExpressApp, type RunningApp } from './harness/app.js'
+import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import express from 'express'
@@ -876,7 +876,8 @@ test('express-static-assets-order: PikkuExpressServer.enableStaticAssets() serve
       } else {
         assert.equal(response.status, 404)
         assert.equal((await response.json()).name, 'NotFoundError')
-        await new Promise((resolve) => setTimeout(resolve, 50))
+        // The asset route's reply fails after the client has its answer: wait for that error, not for a time.
+        await waitFor(async () => writeErrors, (errors) => errors.length > 0)
         assert.deepEqual(writeErrors, ['ERR_STREAM_WRITE_AFTER_END'])
       }
     } finally {
