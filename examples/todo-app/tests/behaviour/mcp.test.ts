@@ -403,21 +403,22 @@ test('enable-resources-listing-unchanged: enableResources reports a change but t
   }
 })
 
+// Registers a sessionless probe tool the way the generated metadata registers a pikkuMCPToolFunc; the function it
+// returns unregisters the tool's metadata.
+const registerToolProbe = (name: string, func: (services: unknown, data: unknown, wire: any) => Promise<unknown>) => {
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe(name, { func }, { sessionless: true })
+  toolsMeta[name] = { pikkuFuncId: name, outputSchema: 'MCPToolResponse' }
+  return () => void delete toolsMeta[name]
+}
+
 test('resource-updated-http-dropped: sendResourceUpdated from a tool reaches a client over a held connection, never over HTTP', async () => {
   const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
-  // A probe tool registered the way the generated metadata registers a pikkuMCPToolFunc, calling wire.mcp.
-  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
-  registerProbe(
-    'mcpResourceUpdatedProbe',
-    {
-      func: async (_services: unknown, _data: unknown, { mcp: wireMcp }: any) => {
-        await wireMcp.sendResourceUpdated('todos://items/t_42')
-        return [{ type: 'text', text: 'sent' }]
-      },
-    },
-    { sessionless: true },
-  )
-  toolsMeta.mcpResourceUpdatedProbe = { pikkuFuncId: 'mcpResourceUpdatedProbe', outputSchema: 'MCPToolResponse' }
+  // A probe tool that calls wire.mcp.
+  const removeTool = registerToolProbe('mcpResourceUpdatedProbe', async (_services, _data, { mcp: wireMcp }) => {
+    await wireMcp.sendResourceUpdated('todos://items/t_42')
+    return [{ type: 'text', text: 'sent' }]
+  })
   const updatesOf = async (client: Client) => {
     const uris: string[] = []
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void uris.push(notification.params.uri))
@@ -441,7 +442,7 @@ test('resource-updated-http-dropped: sendResourceUpdated from a tool reaches a c
       await held.close()
     }
   } finally {
-    delete toolsMeta.mcpResourceUpdatedProbe
+    removeTool()
   }
 })
 
@@ -673,19 +674,11 @@ test('list-changed-notifications: a change made with enableTools or enablePrompt
   )
   // A probe tool that switches countOpenTodos off through enablePrompts (the 0.12.10 defect) and back on through
   // enableTools, so each server's switches end as they started.
-  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
-  registerProbe(
-    'mcpListChangedProbe',
-    {
-      func: async (_services: unknown, _data: unknown, { mcp: wireMcp }: any) => {
-        assert.equal(await wireMcp.enablePrompts({ countOpenTodos: false }), true)
-        assert.equal(await wireMcp.enableTools({ countOpenTodos: true }), true)
-        return [{ type: 'text', text: 'switched' }]
-      },
-    },
-    { sessionless: true },
-  )
-  toolsMeta.mcpListChangedProbe = { pikkuFuncId: 'mcpListChangedProbe', outputSchema: 'MCPToolResponse' }
+  const removeTool = registerToolProbe('mcpListChangedProbe', async (_services, _data, { mcp: wireMcp }) => {
+    assert.equal(await wireMcp.enablePrompts({ countOpenTodos: false }), true)
+    assert.equal(await wireMcp.enableTools({ countOpenTodos: true }), true)
+    return [{ type: 'text', text: 'switched' }]
+  })
   const noticesOf = async (client: Client) => {
     const notices: string[] = []
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void notices.push('tools'))
@@ -706,7 +699,7 @@ test('list-changed-notifications: a change made with enableTools or enablePrompt
       await held.close()
     }
   } finally {
-    delete toolsMeta.mcpListChangedProbe
+    removeTool()
   }
 })
 
@@ -801,22 +794,11 @@ const onToolsOnlyServer = async (clientName: string, check: (client: Client) => 
 }
 
 test('resource-updated-needs-capability: on a server without resources among its capabilities, sendResourceUpdated throws and the tool fails with -32603, over HTTP as over a held connection', async () => {
-  // A probe tool registered the way the generated metadata registers a pikkuMCPToolFunc, calling wire.mcp.
-  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
-  registerProbe(
-    'mcpResourceUpdatedToolsOnlyProbe',
-    {
-      func: async (_services: unknown, _data: unknown, { mcp: wireMcp }: any) => {
-        await wireMcp.sendResourceUpdated('todos://items/t_42')
-        return [{ type: 'text', text: 'sent' }]
-      },
-    },
-    { sessionless: true },
-  )
-  toolsMeta.mcpResourceUpdatedToolsOnlyProbe = {
-    pikkuFuncId: 'mcpResourceUpdatedToolsOnlyProbe',
-    outputSchema: 'MCPToolResponse',
-  }
+  // A probe tool that calls wire.mcp.
+  const removeTool = registerToolProbe('mcpResourceUpdatedToolsOnlyProbe', async (_services, _data, { mcp: wireMcp }) => {
+    await wireMcp.sendResourceUpdated('todos://items/t_42')
+    return [{ type: 'text', text: 'sent' }]
+  })
   const refusal = async (client: Client) => {
     const sent = errorOf(await client.callTool({ name: 'mcpResourceUpdatedToolsOnlyProbe', arguments: {} }))
     assert.equal(sent.code, -32603)
@@ -825,27 +807,16 @@ test('resource-updated-needs-capability: on a server without resources among its
   try {
     await onToolsOnlyServer('tools-only-probe', refusal)
   } finally {
-    delete toolsMeta.mcpResourceUpdatedToolsOnlyProbe
+    removeTool()
   }
 })
 
 test('list-changed-needs-capability: on a server without prompts among its capabilities, enablePrompts switches the tool and then throws, so the tool fails with -32603, over HTTP as over a held connection', async () => {
   // A probe tool that switches countOpenTodos off through enablePrompts, on servers made for this test only.
-  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
-  registerProbe(
-    'mcpPromptsNoticeToolsOnlyProbe',
-    {
-      func: async (_services: unknown, _data: unknown, { mcp: wireMcp }: any) => {
-        await wireMcp.enablePrompts({ countOpenTodos: false })
-        return [{ type: 'text', text: 'switched' }]
-      },
-    },
-    { sessionless: true },
-  )
-  toolsMeta.mcpPromptsNoticeToolsOnlyProbe = {
-    pikkuFuncId: 'mcpPromptsNoticeToolsOnlyProbe',
-    outputSchema: 'MCPToolResponse',
-  }
+  const removeTool = registerToolProbe('mcpPromptsNoticeToolsOnlyProbe', async (_services, _data, { mcp: wireMcp }) => {
+    await wireMcp.enablePrompts({ countOpenTodos: false })
+    return [{ type: 'text', text: 'switched' }]
+  })
   const refusal = async (client: Client) => {
     const sent = errorOf(await client.callTool({ name: 'mcpPromptsNoticeToolsOnlyProbe', arguments: {} }))
     assert.equal(sent.code, -32603)
@@ -859,6 +830,6 @@ test('list-changed-needs-capability: on a server without prompts among its capab
   try {
     await onToolsOnlyServer('prompts-notice-probe', refusal)
   } finally {
-    delete toolsMeta.mcpPromptsNoticeToolsOnlyProbe
+    removeTool()
   }
 })
