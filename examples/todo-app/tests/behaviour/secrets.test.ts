@@ -477,6 +477,32 @@ const credentialOAuthApp = async (options: { errorURL?: string } = {}) => {
   return { auth, db, user, cookies, tokenRequests, stop: () => tokenServer.close() }
 }
 
+/**
+ * Asks to link google-calendar (with `extra` in the request body), then comes back to the callback with a code, as
+ * the provider does after a granted consent; the callback's answer.
+ */
+const linkAndCallBack = async (
+  auth: { handler: (request: Request) => Promise<Response> },
+  cookies: string[],
+  extra: Record<string, string> = {},
+) => {
+  const link = await auth.handler(
+    new Request('http://localhost:3000/api/auth/credential-oauth/link', {
+      method: 'POST',
+      headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
+      body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings', ...extra }),
+    }),
+  )
+  assert.equal(link.status, 200)
+  const state = new URL(((await link.json()) as { url: string }).url).searchParams.get('state')
+  const stateCookies = link.headers.getSetCookie().map((c) => c.split(';')[0])
+  return auth.handler(
+    new Request(`http://localhost:3000/api/auth/credential-oauth/callback/google-calendar?code=granted&state=${state}`, {
+      headers: { cookie: [...cookies, ...stateCookies].join('; ') },
+    }),
+  )
+}
+
 test('credential-oauth-link-better-auth-17: with better-auth 1.7 the link callback never exchanges the code: it redirects to the error page with session_required, and an errorCallbackURL is not used', async () => {
   const { readFile } = await import('node:fs/promises')
   const manifest = new URL('../../node_modules/better-auth/package.json', import.meta.url)
@@ -484,23 +510,7 @@ test('credential-oauth-link-better-auth-17: with better-auth 1.7 the link callba
   assert.match(version, /^1\.7\./)
   const { auth, db, cookies, tokenRequests, stop } = await credentialOAuthApp()
   try {
-    const link = await auth.handler(
-      new Request('http://localhost:3000/api/auth/credential-oauth/link', {
-        method: 'POST',
-        headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
-        body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings', errorCallbackURL: '/settings/failed' }),
-      }),
-    )
-    assert.equal(link.status, 200)
-    const { url } = (await link.json()) as { url: string }
-    const state = new URL(url).searchParams.get('state')
-    const stateCookies = link.headers.getSetCookie().map((c) => c.split(';')[0])
-    // The provider sends the user back with a code, as after a granted consent.
-    const callback = await auth.handler(
-      new Request(`http://localhost:3000/api/auth/credential-oauth/callback/google-calendar?code=granted&state=${state}`, {
-        headers: { cookie: [...cookies, ...stateCookies].join('; ') },
-      }),
-    )
+    const callback = await linkAndCallBack(auth, cookies, { errorCallbackURL: '/settings/failed' })
     assert.equal(callback.status, 302)
     assert.equal(callback.headers.get('location'), 'http://localhost:3000/api/auth/error?error=session_required')
     assert.deepEqual(tokenRequests, [])
@@ -513,22 +523,8 @@ test('credential-oauth-link-better-auth-17: with better-auth 1.7 the link callba
 test('credential-oauth-link-error-url: a failed link callback redirects to the errorURL of better-auth\'s onAPIError option when the app sets one, with ?error=<code> appended', async () => {
   const { auth, cookies, stop } = await credentialOAuthApp({ errorURL: 'http://localhost:3000/settings/link-failed' })
   try {
-    const link = await auth.handler(
-      new Request('http://localhost:3000/api/auth/credential-oauth/link', {
-        method: 'POST',
-        headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
-        body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings' }),
-      }),
-    )
-    assert.equal(link.status, 200)
-    const state = new URL(((await link.json()) as { url: string }).url).searchParams.get('state')
-    const stateCookies = link.headers.getSetCookie().map((c) => c.split(';')[0])
     // The callback fails (session_required with the better-auth this repository installs; see the test above).
-    const callback = await auth.handler(
-      new Request(`http://localhost:3000/api/auth/credential-oauth/callback/google-calendar?code=granted&state=${state}`, {
-        headers: { cookie: [...cookies, ...stateCookies].join('; ') },
-      }),
-    )
+    const callback = await linkAndCallBack(auth, cookies)
     assert.equal(callback.status, 302)
     assert.equal(callback.headers.get('location'), 'http://localhost:3000/settings/link-failed?error=session_required')
   } finally {
