@@ -12,7 +12,7 @@ import { runPikkuFunc } from '@pikku/core/function'
 import { NotFoundError } from '@pikku/core/errors'
 import { wireCLI } from '@pikku/core/cli'
 import { listTodosForOwner } from '../../src/functions/cli.functions.js'
-import { startExpressApp, type RunningApp } from './harness/app.js'
+import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { recordingLogger } from './harness/core-probes.js'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -409,16 +409,13 @@ test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, 
     '',
   ].join('\n')
   const probes = () => globals.filter((m) => m.name === 'devReloadProbe').length
-  const until = async (done: () => boolean) => {
-    for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 50))
-  }
   const { logger } = recordingLogger()
   const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
   try {
     writeFileSync(file, source(1))
-    await until(() => probes() >= 1)
+    await waitFor(async () => probes(), (n) => n >= 1)
     writeFileSync(file, source(2))
-    await until(() => probes() >= 2)
+    await waitFor(async () => probes(), (n) => n >= 2)
     // The first registration is still there after the second save: the middleware now runs twice or more.
     assert.ok(probes() >= 2)
     assert.equal(httpGroups['/dev-reload-probe'], undefined)
