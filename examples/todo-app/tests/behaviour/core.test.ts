@@ -265,8 +265,9 @@ test('stub-proxy-existing-services: createStubProxy as existingServices reaches 
 })
 
 /** Resolves 'settled' if `value` settles within 300 ms, 'pending' otherwise. */
+// 'settled' if the promise settles before the event loop's next turn, when every queued promise callback has run.
 const settlesSoon = (value: Promise<unknown>) =>
-  Promise.race([value.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('pending'), 300))])
+  Promise.race([value.then(() => 'settled'), new Promise((resolve) => setImmediate(() => resolve('pending')))])
 
 test('stub-awaited-never-settles: a stub answers `then` like any method, so awaiting the stub itself, or an async function returning it, never settles', async () => {
   const emailService = stub<object>('emailService')
