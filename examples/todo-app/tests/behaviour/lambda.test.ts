@@ -15,6 +15,7 @@ import { runFetchV2 } from '@pikku/lambda/http'
 import { collectLogs, HELD_STREAM_ANSWER, holdHealthStream, quiet } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { startRedis } from './harness/services.js'
+import { recordingLogger } from './harness/core-probes.js'
 
 process.env.AWS_REGION ??= 'eu-west-1'
 const QUEUE_URL_PREFIX = 'http://127.0.0.1:9/000000000000/'
@@ -280,11 +281,8 @@ test('sqs-lambda-delay-capped: the SQSQueueService of @pikku/lambda caps a longe
 })
 
 // @pikku/aws-services beyond SQS. S3 calls go to a closed local port; the Secrets Manager client is replaced.
-const collectingLogger = () => {
-  const errors: string[] = []
-  const logger = { debug() {}, info() {}, warn() {}, error: (...args: unknown[]) => void errors.push(args.map(String).join(' ')) }
-  return { errors, logger: logger as never }
-}
+// The error lines a recordingLogger was given.
+const errorLines = (lines: { level: string; text: string }[]) => lines.filter((l) => l.level === 'error').map((l) => l.text)
 const s3Config = { bucketName: 'todo-files', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9' }
 
 test('s3-sign-failure-unsigned: S3Content signs links with the CloudFront key pair on https://<bucketName>/, and returns the URL unsigned when signing fails', async () => {
@@ -293,14 +291,14 @@ test('s3-sign-failure-unsigned: S3Content signs links with the CloudFront key pa
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   })
-  const good = new S3Content(s3Config, collectingLogger().logger, { keyPairId: 'K1', privateKey })
+  const good = new S3Content(s3Config, recordingLogger().logger as never, { keyPairId: 'K1', privateKey })
   const link = await good.signContentKey({ bucket: 'attachments', contentKey: 't1/f', dateLessThan: new Date(Date.now() + 3_600_000) })
   assert.match(link, /^https:\/\/todo-files\/attachments\/t1\/f\?Expires=\d+&Key-Pair-Id=K1&Signature=/)
-  const { errors, logger } = collectingLogger()
-  const bad = new S3Content(s3Config, logger, { keyPairId: 'K1', privateKey: 'not a key' })
+  const { lines, logger } = recordingLogger()
+  const bad = new S3Content(s3Config, logger as never, { keyPairId: 'K1', privateKey: 'not a key' })
   const url = 'https://cdn.example.com/attachments/t1/f'
   assert.equal(await bad.signURL({ url, dateLessThan: new Date(Date.now() + 3_600_000) }), url)
-  assert.deepEqual(errors, [`Error signing url: ${url}`])
+  assert.deepEqual(errorLines(lines), [`Error signing url: ${url}`])
 })
 
 test('s3-errors-return-false: S3Content logs a failed write, copy or delete and returns false; a failed read rejects', async () => {
@@ -308,12 +306,13 @@ test('s3-errors-return-false: S3Content logs a failed write, copy or delete and 
   process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE'
   process.env.AWS_SECRET_ACCESS_KEY = 'example'
   try {
-    const { errors, logger } = collectingLogger()
-    const s3 = new S3Content(s3Config, logger, { keyPairId: 'K1', privateKey: '' })
+    const { lines, logger } = recordingLogger()
+    const s3 = new S3Content(s3Config, logger as never, { keyPairId: 'K1', privateKey: '' })
     const args = { bucket: 'attachments', key: 't1/f' }
     assert.equal(await s3.writeFile({ ...args, stream: Readable.from(['x']) }), false)
     assert.equal(await s3.copyFile({ ...args, fromAbsolutePath: new URL(import.meta.url).pathname }), false)
     assert.equal(await s3.deleteFile(args), false)
+    const errors = errorLines(lines)
     assert.equal(errors.length, 3)
     assert.match(errors[2]!, /^Error deleting file, key: attachments\/t1\/f .*ECONNREFUSED/)
     await assert.rejects(s3.readFile(args), /ECONNREFUSED/)
