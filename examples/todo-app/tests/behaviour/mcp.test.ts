@@ -412,6 +412,15 @@ const registerToolProbe = (name: string, func: (services: unknown, data: unknown
   return () => void delete toolsMeta[name]
 }
 
+// Calls a tool that must succeed, then makes two round trips: a notification the server sent during the call has
+// reached the client's handlers by the time the second ping answers (messages arrive in the order they were sent).
+const callAndSettle = async (client: Client, name: string) => {
+  const result = await client.callTool({ name, arguments: {} })
+  assert.equal(result.isError, false)
+  await client.ping()
+  await client.ping()
+}
+
 test('resource-updated-http-dropped: sendResourceUpdated from a tool reaches a client over a held connection, never over HTTP', async () => {
   const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
   // A probe tool that calls wire.mcp.
@@ -422,12 +431,7 @@ test('resource-updated-http-dropped: sendResourceUpdated from a tool reaches a c
   const updatesOf = async (client: Client) => {
     const uris: string[] = []
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void uris.push(notification.params.uri))
-    const result = await client.callTool({ name: 'mcpResourceUpdatedProbe', arguments: {} })
-    assert.equal(result.isError, false)
-    // Round trips after the call, and a pause: a notification sent during it has arrived by then.
-    await client.ping()
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    await client.ping()
+    await callAndSettle(client, 'mcpResourceUpdatedProbe')
     return uris
   }
   try {
@@ -683,11 +687,7 @@ test('list-changed-notifications: a change made with enableTools or enablePrompt
     const notices: string[] = []
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void notices.push('tools'))
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => void notices.push('prompts'))
-    const result = await client.callTool({ name: 'mcpListChangedProbe', arguments: {} })
-    assert.equal(result.isError, false)
-    await client.ping()
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    await client.ping()
+    await callAndSettle(client, 'mcpListChangedProbe')
     return notices
   }
   try {
