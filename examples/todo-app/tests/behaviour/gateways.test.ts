@@ -434,3 +434,41 @@ test('webhook-wire-services-from-route: a webhook gateway\'s function gets the w
     await removeWebhookGateway(name, route, funcIds)
   }
 })
+
+test('webhook-route-constant-500: a webhook gateway whose route pikku recorded under the constant\'s name, as it does for `route: SOME_CONSTANT`, answers every POST on the real path with 500 before the adapter runs', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { pikkuState } = await import('@pikku/core/state')
+  const parsed: unknown[] = []
+  const name = 'constant-route-probe'
+  const route = '/webhooks/constant-route-probe'
+  const funcIds = [`gateway__${name}__post`, `gateway__${name}__handler`]
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  try {
+    wireGateway({
+      name,
+      type: 'webhook',
+      route,
+      adapter: {
+        name: 'probe',
+        parse: (data: unknown) => (parsed.push(data), null),
+        send: async () => {},
+        init: async () => {},
+        close: async () => {},
+      },
+      func: { func: async () => {} },
+    } as any)
+    // What `pikku` generates for `route: PROBE_ROUTE`: the route's metadata keyed by the constant's name.
+    httpMeta.post.PROBE_ROUTE = { pikkuFuncId: funcIds[0], route: 'PROBE_ROUTE', method: 'post' }
+    funcMeta[funcIds[0]] = { pikkuFuncId: funcIds[0], inputSchemaName: null, outputSchemaName: null }
+    const response = await fetch(`${nodeUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":1}' })
+    // The gateway set its route without the metadata check a plain wireHTTP route gets (which skips the route with a
+    // warning, so it answers 404); the runner then reads the missing metadata and throws.
+    assert.equal(response.status, 500)
+    assert.equal((await response.json()).message, "Cannot read properties of undefined (reading 'headersSchemaName')")
+    assert.deepEqual(parsed, [])
+  } finally {
+    delete httpMeta.post.PROBE_ROUTE
+    await removeWebhookGateway(name, route, funcIds)
+  }
+})
