@@ -409,6 +409,56 @@ test('redis-stores-sample: the storage page sample reads the encryption key from
   }
 })
 
+/** An in-memory node:sqlite database in the shape Kysely's SqliteDialect expects. */
+const sqliteDatabase = async (options: { enableForeignKeyConstraints?: boolean } = {}) => {
+  const { DatabaseSync } = await import('node:sqlite')
+  const database = new DatabaseSync(':memory:', options)
+  return {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      const statement = database.prepare(text)
+      return {
+        reader: statement.columns().length > 0,
+        all: (parameters: ReadonlyArray<unknown>) => statement.all(...(parameters as never[])),
+        run: (parameters: ReadonlyArray<unknown>) => statement.run(...(parameters as never[])),
+        iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(...(parameters as never[])),
+      }
+    },
+  }
+}
+
+test('sqlite-stores-need-camel-case: on a Kysely without CamelCasePlugin, as createSQLiteKysely builds it, the session, secret and channel stores pass init() and then fail their first query; withPlugin(new CamelCasePlugin()) fixes it', async () => {
+  const { Kysely, SqliteDialect, CamelCasePlugin } = await import('kysely')
+  const { SerializePlugin, applyPikkuSchemas, sessionSchema, secretSchema, channelSchema, KyselySessionStore, KyselySecretService, KyselyChannelStore } = await import('@pikku/kysely')
+  // What createSQLiteKysely of @pikku/kysely-sqlite 0.12.13 returns (create-sqlite-kysely.ts): SqliteDialect
+  // with SerializePlugin and no other plugin. That package is not installed here, so the same object is built by hand.
+  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: (await sqliteDatabase()) as never }), plugins: [new SerializePlugin()] })
+  try {
+    // The tables the migration creates: applyPikkuSchemas names them in snake case whatever plugins db has.
+    await applyPikkuSchemas(db as never, [sessionSchema, secretSchema, channelSchema])
+    const sessions = new KyselySessionStore(db as never)
+    const secrets = new KyselySecretService(db as never, { key: 'k'.repeat(32) })
+    const channels = new KyselyChannelStore(db as never)
+    // init() checks the tables with a CamelCasePlugin of its own, so all three pass.
+    await sessions.init()
+    await secrets.init()
+    await channels.init()
+    await assert.rejects(sessions.set('u1', { userId: 'u1' }), /no such table: pikkuUserSessions/)
+    await assert.rejects(secrets.setSecret('API_KEY', 'v1'), /no such table: secretKekSalts/)
+    await assert.rejects(channels.addChannel({ channelId: 'c1', channelName: 'todos', openingData: {} } as never), /table channels has no column named channelId/)
+    // The same connection with the plugin added reaches the tables.
+    const camel = db.withPlugin(new CamelCasePlugin())
+    const camelSessions = new KyselySessionStore(camel as never)
+    await camelSessions.set('u1', { userId: 'u1' })
+    assert.deepEqual(await camelSessions.get('u1'), { userId: 'u1' })
+    const camelSecrets = new KyselySecretService(camel as never, { key: 'k'.repeat(32) })
+    await camelSecrets.setSecret('API_KEY', 'v1')
+    assert.equal((await camelSecrets.getSecret('API_KEY')).reveal(), 'v1')
+  } finally {
+    await db.destroy()
+  }
+})
+
 test('notifier-without-keys: the app starts with no mail key or webhook; only sending an e-mail fails, and postDigest resolves false', async () => {
   assert.equal(process.env.REMINDER_EMAIL_API_KEY, undefined)
   assert.equal(process.env.DIGEST_WEBHOOK_URL, undefined)
