@@ -459,6 +459,36 @@ test('sqlite-stores-need-camel-case: on a Kysely without CamelCasePlugin, as cre
   }
 })
 
+test('mysql-stores-send-on-conflict: on Kysely\'s MySQL dialect the session store\'s set, the event hub store\'s subscribe, the secret service\'s first write and the deployment service\'s start send "insert … on conflict (…)"', async () => {
+  const { Kysely, MysqlDialect, CamelCasePlugin } = await import('kysely')
+  const { KyselySessionStore, KyselySecretService, KyselyEventHubStore, KyselyDeploymentService } = await import('@pikku/kysely')
+  // No MySQL server here: a pool that records each statement and answers with no rows.
+  const sent: string[] = []
+  const connection = {
+    query: (text: string, _parameters: unknown, done: (error: null, rows: unknown[]) => void) => {
+      sent.push(text)
+      done(null, [])
+    },
+    release: () => {},
+  }
+  const pool = { getConnection: (done: (error: null, c: typeof connection) => void) => done(null, connection), end: (done: () => void) => done() }
+  const db = new Kysely<never>({ dialect: new MysqlDialect({ pool: pool as never }), plugins: [new CamelCasePlugin()] })
+  try {
+    await new KyselySessionStore(db as never).set('u1', { userId: 'u1' })
+    await new KyselyEventHubStore(db as never).subscribe('todos:ann', 'c1')
+    // The salt is read back after its insert; this pool has no row to give, so the write stops there.
+    await assert.rejects(new KyselySecretService(db as never, { key: 'k'.repeat(32) }).setSecret('API_KEY', 'v1'))
+    const deployments = new KyselyDeploymentService({}, db as never)
+    await deployments.start({ deploymentId: 'd1', endpoint: 'http://127.0.0.1:9', functions: ['listTodos'] })
+    await deployments.stop()
+    const upserts = sent.filter((text) => text.startsWith('insert'))
+    assert.deepEqual(upserts.map((text) => text.slice(0, text.indexOf(' ('))), ['insert into `pikku_user_sessions`', 'insert into `channel_subscriptions`', 'insert into `secret_kek_salts`', 'insert into `pikku_deployments`', 'insert into `pikku_deployment_functions`'])
+    for (const text of upserts.slice(0, 4)) assert.match(text, / on conflict \(`[a-z_`, ]+\) do (update set|nothing)/)
+  } finally {
+    await db.destroy()
+  }
+})
+
 test('notifier-without-keys: the app starts with no mail key or webhook; only sending an e-mail fails, and postDigest resolves false', async () => {
   assert.equal(process.env.REMINDER_EMAIL_API_KEY, undefined)
   assert.equal(process.env.DIGEST_WEBHOOK_URL, undefined)
