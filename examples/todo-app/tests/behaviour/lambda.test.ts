@@ -781,6 +781,46 @@ test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers f
   }
 })
 
+test('lambda-kysely-sqlite-no-cascade: on SQLite the Kysely channel store\'s removeChannels takes the subscriptions with it only while foreign keys are enforced; with them off, SQLite\'s own default, they stay on the topic, and PRAGMA foreign_keys = ON run through the Kysely turns them on', async () => {
+  const { DatabaseSync } = await import('node:sqlite')
+  const { Kysely, SqliteDialect, CamelCasePlugin, sql } = await import('kysely')
+  const { applyPikkuSchemas, channelSchema, KyselyChannelStore, KyselyEventHubStore } = await import('@pikku/kysely')
+  const remaining = async (enableForeignKeyConstraints: boolean, pragma = false) => {
+    // node:sqlite turns foreign keys on unless told not to; SQLite itself leaves them off until PRAGMA foreign_keys = ON.
+    const database = new DatabaseSync(':memory:', { enableForeignKeyConstraints })
+    const adapter = {
+      close: () => database.close(),
+      prepare: (text: string) => {
+        const statement = database.prepare(text)
+        return {
+          reader: statement.columns().length > 0,
+          all: (parameters: ReadonlyArray<unknown>) => statement.all(...(parameters as never[])),
+          run: (parameters: ReadonlyArray<unknown>) => statement.run(...(parameters as never[])),
+          iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(...(parameters as never[])),
+        }
+      },
+    }
+    const db = new Kysely<never>({ dialect: new SqliteDialect({ database: adapter as never }), plugins: [new CamelCasePlugin()] })
+    try {
+      // Kysely's SQLite dialect keeps one connection, so a pragma run through it holds for the stores' queries.
+      if (pragma) await sql`PRAGMA foreign_keys = ON`.execute(db)
+      await applyPikkuSchemas(db as never, [channelSchema])
+      const channelStore = new KyselyChannelStore(db as never)
+      const eventHubStore = new KyselyEventHubStore(db as never)
+      await channelStore.addChannel({ channelId: 'c1', channelName: 'todos', openingData: {} } as never)
+      assert.equal(await eventHubStore.subscribe('todos:ann', 'c1'), true)
+      // What a disconnect does on Lambda: the channel store forgets the connection.
+      await channelStore.removeChannels(['c1'])
+      return await eventHubStore.getChannelIdsForTopic('todos:ann')
+    } finally {
+      await db.destroy()
+    }
+  }
+  assert.deepEqual(await remaining(true), [])
+  assert.deepEqual(await remaining(false), ['c1'])
+  assert.deepEqual(await remaining(false, true), [])
+})
+
 test('lambda-message-reply-in-body: processWebsocketMessage returns a message\'s reply as the body of its answer to API Gateway, not through the connection', async () => {
   const { processWebsocketMessage } = await import('@pikku/lambda/websocket')
   // An in-memory stand-in for the channel store, holding one connection to the todos channel opened by u_reply.
