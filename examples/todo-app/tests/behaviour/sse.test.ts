@@ -124,6 +124,18 @@ test('subscribe-to-sse-client: subscribeToSSE sends the bearer token, parses eve
   assert.deepEqual(events, [{ type: 'end', count: 0 }])
 })
 
+test('typed-call-on-sse-undefined: a typed call through the fetch client\'s api, which post and so rpc.agent.stream use, resolves undefined on an sse route, its events dropped', async () => {
+  const token = await app.token('cat')
+  // The route did send an event: read raw, its body holds a data: frame.
+  const raw = await fetch(`${app.url}/todos/due-today`, { headers: { authorization: `Bearer ${token}` } })
+  assert.match(await raw.text(), /^data: \{"type":"end","count":0\}/)
+  const client = new PikkuFetch()
+  client.setServerUrl(app.url)
+  client.setAuthorizationJWT(token)
+  // api waits for the whole stream, fails to parse it as JSON, and resolves undefined instead of rejecting.
+  assert.equal(await client.api('/todos/due-today', 'GET', {}), undefined)
+})
+
 test('subscribe-to-sse-handler-throws: a handler that throws ends delivery and goes to onError, while the request stays open until close()', async () => {
   const client = new PikkuFetch()
   client.setServerUrl(app.url)
