@@ -371,6 +371,30 @@ test('react-query-infinite-shares-key: usePikkuInfiniteQuery caches under the sa
   queryClient.clear()
 })
 
+test('react-query-dates: what createPikku\'s clients hand the hooks has date strings turned into Date objects, unless created with transformDate: false', async () => {
+  const { createPikku } = await import('@pikku/react')
+  const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
+  // A user of its own, so the other tests' counts for alice stay as they are.
+  const doraToken = await (await createJWTService(secrets)).encode({ value: 1, unit: 'hour' }, { userId: 'dora' })
+  const { todoId } = await app.services.todoStore.create({ ownerId: 'dora', title: 'Dentist', done: false, dueAt: '2026-12-01T09:00:00.000Z' })
+  try {
+    const pageOf = async (transformDate?: boolean) => {
+      const pikku = createPikku(PikkuFetch, PikkuRPC, { serverUrl: app.url, ...(transformDate === undefined ? {} : { transformDate }) })
+      pikku.rpc.setAuthorizationJWT(doraToken)
+      return pikku.rpc.invoke('pageTodos', {})
+    }
+    // Typed string, yet a Date: the function hook's queryFn is this same rpc.invoke (see react-query-key).
+    const dueAt: unknown = (await pageOf()).todos[0]?.dueAt
+    assert.ok(dueAt instanceof Date)
+    // Put into JSX as it is, the Date is refused by React.
+    const { createElement, render } = await reactQuery()
+    assert.throws(() => render(createElement('span', null, dueAt as never)), /Objects are not valid as a React child/)
+    assert.equal((await pageOf(false)).todos[0]?.dueAt, '2026-12-01T09:00:00.000Z')
+  } finally {
+    await app.services.todoStore.remove(todoId)
+  }
+})
+
 test('invoke-global-middleware-again: global middleware runs once for the caller and once more for each rpc.invoke it makes', async () => {
   const rpcMeta = pikkuState(null, 'rpc', 'meta') as Record<string, string>
   // The runner caches each chain under the name it is called by, so both names here are new to this process and
