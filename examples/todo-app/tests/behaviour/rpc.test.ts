@@ -395,6 +395,18 @@ test('react-query-dates: what createPikku\'s clients hand the hooks has date str
   }
 })
 
+test('client-no-answer-type-error: a call that gets no HTTP answer rejects with fetch\'s own TypeError, not a PikkuFetchError', async () => {
+  const { createServer } = await import('node:net')
+  // A port that was free a moment ago and has nothing listening on it now.
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  const rpc = new PikkuRPC()
+  rpc.setServerUrl(`http://127.0.0.1:${port}`)
+  await assert.rejects(rpc.invoke('countOpenTodos'), (error: unknown) => error instanceof TypeError && !(error instanceof PikkuFetchError))
+})
+
 test('invoke-global-middleware-again: global middleware runs once for the caller and once more for each rpc.invoke it makes', async () => {
   const rpcMeta = pikkuState(null, 'rpc', 'meta') as Record<string, string>
   // The runner caches each chain under the name it is called by, so both names here are new to this process and
