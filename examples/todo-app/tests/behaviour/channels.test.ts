@@ -748,3 +748,37 @@ test('realtime-client-close-final: after close(), PikkuRealtime.subscribe opens 
     assert.deepEqual(sockets[0].sent, [])
   })
 })
+
+test('dev-server-stop-waits-for-sockets: the Node.js server that pikku dev and pikku serve run does not finish stop() while a WebSocket client stays connected, past its shutdown grace period, and finishes once the client leaves', async () => {
+  // The CLI's own runner, as dev.ts and serve.ts build it; its stop() awaits wss.close() before the HTTP server's drain.
+  const { NodeServerRunner } = await import('../../node_modules/@pikku/cli/dist/src/server/node-server-runner.js')
+  const { freePort } = await import('./harness/services.js')
+  const services = app.services as any
+  const port = await freePort()
+  const server = new NodeServerRunner().createServer(
+    { ...services.config, port, hostname: '127.0.0.1', shutdownGracePeriodMs: 200 },
+    services.logger,
+  )
+  await server.init()
+  await server.start()
+  const c = new RawClient(`ws://127.0.0.1:${port}/todos/live`)
+  let finished = false
+  let stopped: Promise<void> | undefined
+  try {
+    await c.opened
+    stopped = server.stop().then(() => {
+      finished = true
+    })
+    // Five times the grace period: the force-close of the HTTP server never gets its turn.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    assert.equal(finished, false)
+    await c.close()
+    await stopped
+    assert.equal(finished, true)
+  } finally {
+    if (!finished) {
+      await c.close()
+      await (stopped ?? server.stop())
+    }
+  }
+})
