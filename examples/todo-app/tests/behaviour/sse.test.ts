@@ -293,3 +293,36 @@ test('sse-held-until-return-node-http-server: on @pikku/node-http-server, which 
     await new Promise((resolve) => nodeServer.server.close(resolve))
   }
 })
+
+test('sse-client-gone-stays-subscribed-node-http-server: on @pikku/node-http-server, which pikku dev and pikku serve run, a stream whose client went away also stays registered and subscribed', async () => {
+  const { PikkuNodeHTTPServer } = await import('@pikku/node-http-server')
+  const { freePort } = await import('./harness/services.js')
+  const services = app.services as any
+  const port = await freePort()
+  const nodeServer = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1' }, services.logger)
+  await nodeServer.init()
+  await nodeServer.start()
+  const hub = app.services.eventHub as any
+  const subscriptions = hub.subscriptions as Map<string, Set<string>>
+  const connections = () =>
+    new Promise<number>((resolve, reject) => nodeServer.server.getConnections((error, count) => (error ? reject(error) : resolve(count))))
+  let streamId: string | undefined
+  try {
+    const request = get(`http://127.0.0.1:${port}/todos/changes`, { agent: false, headers: await auth('hana') })
+    const response = await new Promise<IncomingMessage>((resolve) => request.once('response', resolve))
+    await new Promise((resolve) => response.once('data', resolve))
+    ;[streamId] = subscriptions.get('todos:hana') ?? []
+    assert.ok(streamId)
+    request.destroy()
+    // Wait until the server has seen the client go: it holds no connection any more.
+    await waitFor(connections, (count) => count === 0)
+    // The server does not listen for the request closing, so the hub still has the stream.
+    assert.equal(subscriptions.get('todos:hana')?.size, 1)
+    assert.ok((hub.channels as Map<string, unknown>).has(streamId))
+  } finally {
+    // Drops the leftover stream from the shared hub, so no later test publishes into it.
+    if (streamId) hub.onChannelClosed(streamId)
+    nodeServer.server.closeAllConnections()
+    await new Promise((resolve) => nodeServer.server.close(resolve))
+  }
+})
