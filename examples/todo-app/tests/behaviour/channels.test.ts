@@ -448,6 +448,33 @@ test('max-payload-crash-without-listener: without an error listener on accepted 
   }
 })
 
+test('dev-server-max-payload-crash: the Node.js server that pikku dev and pikku serve run has no error listener on its sockets either, so one oversized message ends it', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/behaviour/harness/dev-server-child.ts'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG: '' },
+  })
+  try {
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once('data', (d) => resolve(JSON.parse(String(d)).port))
+      exited.then(() => reject(new Error(`child exited early:\n${stderr}`)))
+    })
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/todos/live`)
+    ws.on('error', () => {})
+    await new Promise((resolve) => ws.once('open', resolve))
+    const closed = new Promise<number>((resolve) => ws.once('close', resolve))
+    ws.send('x'.repeat(DEFAULT_WS_MAX_PAYLOAD + 1))
+    assert.equal(await closed, 1009)
+    assert.equal(await exited, 1)
+    assert.match(stderr, /Unhandled 'error' event/)
+    assert.match(stderr, /RangeError: Max payload size exceeded/)
+  } finally {
+    if (child.exitCode === null) child.kill()
+  }
+})
+
 test('event-hub-fan-out: completeTodo reaches the owner’s other subscribed sockets, not the sender', async () => {
   const a1 = await signedIn('eve')
   const a2 = await signedIn('eve')
