@@ -809,3 +809,45 @@ test('dev-server-stop-waits-for-sockets: the Node.js server that pikku dev and p
     }
   }
 })
+
+test('ws-handler-takes-every-upgrade: pikkuWebsocketHandler answers every upgrade on its server, so a second WebSocket endpoint on the same http.Server has its sockets destroyed once Pikku finds no channel there', async () => {
+  const { createServer } = await import('node:http')
+  const { WebSocketServer } = await import('ws')
+  const { pikkuWebsocketHandler } = await import('@pikku/ws')
+  const server = createServer()
+  const pikkuWss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_WS_MAX_PAYLOAD })
+  pikkuWebsocketHandler({ server, wss: pikkuWss, logger: app.services.logger })
+  // Another endpoint on the same server, which only takes its own path.
+  const otherWss = new WebSocketServer({ noServer: true })
+  const otherSockets: WebSocket[] = []
+  otherWss.on('connection', (ws) => {
+    otherSockets.push(ws)
+    ws.on('error', () => {})
+    ws.send('hello from /other')
+  })
+  server.on('upgrade', (req, socket, head) => {
+    if (req.url === '/other') otherWss.handleUpgrade(req, socket, head, (ws) => otherWss.emit('connection', ws, req))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const c = new WebSocket(`ws://127.0.0.1:${(server.address() as { port: number }).port}/other`)
+  c.on('error', () => {})
+  try {
+    const outcome = await new Promise<string>((resolve) => {
+      c.once('message', (data) => resolve(`message: ${data}`))
+      c.once('close', (code) => resolve(`close: ${code}`))
+      c.once('unexpected-response', (_req, res) => resolve(`status: ${res.statusCode}`))
+    })
+    // The other endpoint's handshake completes and its first frame arrives; then Pikku, finding no channel on /other,
+    // writes its 404 onto the same socket and destroys it, so the client sees an abnormal close.
+    assert.equal(outcome, 'message: hello from /other')
+    const closed = await new Promise<number>((resolve) => c.once('close', resolve))
+    assert.equal(closed, 1006)
+  } finally {
+    c.terminate()
+    for (const ws of otherSockets) ws.terminate()
+    await new Promise<void>((resolve) => otherWss.close(() => resolve()))
+    await new Promise<void>((resolve) => pikkuWss.close(() => resolve()))
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+})
