@@ -851,3 +851,40 @@ test('ws-handler-takes-every-upgrade: pikkuWebsocketHandler answers every upgrad
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
 })
+
+test('node-http-server-stop-waits-for-sockets: PikkuNodeHTTPServer.stop() with @pikku/ws attached, as the standalone deploy entry builds it, does not finish while a WebSocket client stays connected, even after the grace period force-closes connections', async () => {
+  const { PikkuNodeHTTPServer } = await import('@pikku/node-http-server')
+  const { WebSocketServer } = await import('ws')
+  const { pikkuWebsocketHandler } = await import('@pikku/ws')
+  const { freePort } = await import('./harness/services.js')
+  const services = app.services as any
+  const port = await freePort()
+  const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_WS_MAX_PAYLOAD })
+  const server = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1', shutdownGracePeriodMs: 200 }, services.logger, {
+    configureServer: (httpServer) => pikkuWebsocketHandler({ server: httpServer, wss, logger: services.logger }),
+  })
+  await server.init()
+  await server.start()
+  const c = new RawClient(`ws://127.0.0.1:${port}/todos/live`)
+  let finished = false
+  let stopped: Promise<void> | undefined
+  try {
+    await c.opened
+    stopped = server.stop().then(() => {
+      finished = true
+    })
+    // Five times the grace period: closeAllConnections() has run and the upgraded socket is still open.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    assert.equal(finished, false)
+    assert.equal(c.ws.readyState, WebSocket.OPEN)
+    await c.close()
+    await stopped
+    assert.equal(finished, true)
+  } finally {
+    if (!finished) {
+      await c.close()
+      await (stopped ?? server.stop())
+    }
+    await new Promise<void>((resolve) => wss.close(() => resolve()))
+  }
+})
