@@ -8,6 +8,9 @@ import { BullServiceFactory, BullQueueService, BullSchedulerService } from '@pik
 import { stopSingletonServices } from '@pikku/core/utils'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
 import { startRedis, type RunningService } from './harness/services.js'
+import { RedisWorkflowService } from '@pikku/redis'
+import type { WorkflowQueueOptions } from '@pikku/core/workflow'
+import { Redis } from 'ioredis'
 import { addFunction } from '@pikku/core/function'
 import { SignedQueueService } from '@pikku/core/queue'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
@@ -436,5 +439,43 @@ test('schedule-rpc-same-millisecond: two scheduleRPC calls for one function in t
     assert.deepEqual((await scheduler.getTask(ids[0]))?.data, { todoId: 't-first' })
   } finally {
     await scheduler.unschedule(ids[0])
+  }
+})
+
+// --- RedisWorkflowService (docs/workflows/persistence.mdx, docs/workflows/runs.mdx) ---
+
+// wireQueues is an option of the base class that WorkflowQueueOptions does not list; off, so that constructing the
+// store registers no queue workers in the shared state.
+const noQueueWorkers = { queueStrategy: 'per-workflow', wireQueues: false } as WorkflowQueueOptions
+
+test('redis-run-lock-expires-gives-up: RedisWorkflowService\'s run lock is a key that expires 30 s after it is taken, and a second withRunLock on the same run gives up after ten tries 100 ms apart', async () => {
+  const client = new Redis(redis.url)
+  const workflows = new RedisWorkflowService(client, 'run-lock', noQueueWorkers)
+  try {
+    let release!: () => void
+    let entered!: () => void
+    const inside = new Promise<void>((resolve) => (entered = resolve))
+    let ttl = -1
+    const first = workflows.withRunLock('run-1', async () => {
+      ttl = await client.pttl('run-lock:lock:run-1')
+      entered()
+      await new Promise<void>((resolve) => (release = resolve))
+    })
+    await inside
+    assert.ok(ttl > 29_000 && ttl <= 30_000, `lock expires in ${ttl} ms`)
+    const started = Date.now()
+    let ran = false
+    await assert.rejects(
+      workflows.withRunLock('run-1', async () => { ran = true }),
+      { message: 'Failed to acquire lock for run run-1 after 10 retries' },
+    )
+    const waited = Date.now() - started
+    assert.ok(waited >= 900 && waited < 5_000, `gave up after ${waited} ms`)
+    assert.equal(ran, false)
+    release()
+    await first
+    assert.equal(await client.exists('run-lock:lock:run-1'), 0)
+  } finally {
+    await client.quit()
   }
 })
