@@ -479,3 +479,22 @@ test('redis-run-lock-expires-gives-up: RedisWorkflowService\'s run lock is a key
     await client.quit()
   }
 })
+
+test('redis-run-error-kept: RedisWorkflowService keeps a run\'s stored error when its status changes without one, so a suspended run that completes still reports the suspension', async () => {
+  const client = new Redis(redis.url)
+  const workflows = new RedisWorkflowService(client, 'run-error', noQueueWorkers)
+  try {
+    const runId = await workflows.createRun('probe', {}, false, 'hash', { type: 'test' })
+    // The two writes the engine makes for a run that suspends and later completes (runWorkflowJobInner in core).
+    await workflows.updateRunStatus(runId, 'suspended', undefined, { message: 'Wait for a review', stack: '', code: 'WORKFLOW_SUSPENDED' })
+    await workflows.updateRunStatus(runId, 'completed', { passed: true })
+    const run = await workflows.getRun(runId)
+    assert.equal(run?.status, 'completed')
+    assert.equal(run?.error?.code, 'WORKFLOW_SUSPENDED')
+    const status = await workflows.getRunStatus(runId)
+    assert.equal(status?.status, 'completed')
+    assert.deepEqual(status?.error, { message: 'Wait for a review' })
+  } finally {
+    await client.quit()
+  }
+})

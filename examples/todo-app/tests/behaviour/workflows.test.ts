@@ -385,6 +385,41 @@ test('suspend-passed-by-any-decision: a decision for any reason wakes a suspende
   }
 })
 
+test('suspended-error-kept: a suspended run that resumes and completes keeps the suspension reason as its error on the in-memory store', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const { addWorkflow } = await import('@pikku/core/workflow')
+  // Registered for this test only, as in suspend-passed-by-any-decision; removed in finally.
+  const name = 'suspendErrorProbeWorkflow'
+  const workflowsMeta = pikkuState(null, 'workflows', 'meta') as Record<string, any>
+  const functionsMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  workflowsMeta[name] = { name, pikkuFuncId: name, source: 'dsl', graphHash: 'suspend-error-probe' }
+  functionsMeta[name] = { pikkuFuncId: name, sessionless: true, inputSchemaName: null, outputSchemaName: null }
+  addWorkflow(name, {
+    func: async (_services: unknown, _input: unknown, { workflow }: any) => {
+      await workflow.suspend('Wait for a review')
+      return { passed: true }
+    },
+  })
+  try {
+    const { runId } = await services.workflowService.startWorkflow(name, {}, { type: 'test' }, rpcFor(services))
+    assert.equal((await services.workflowService.getRun(runId)).status, 'suspended')
+    // What the orchestrator queue worker does once resumeWorkflow has queued the run.
+    await services.workflowService.orchestrateWorkflow(runId, rpcFor(services))
+    const run = await services.workflowService.getRun(runId)
+    assert.equal(run.status, 'completed')
+    assert.deepEqual(run.output, { passed: true })
+    assert.equal(run.error.code, 'WORKFLOW_SUSPENDED')
+    const status = await services.workflowService.getRunStatus(runId)
+    assert.equal(status.status, 'completed')
+    assert.deepEqual(status.error, { message: 'Wait for a review' })
+  } finally {
+    delete workflowsMeta[name]
+    delete functionsMeta[name]
+    pikkuState(null, 'workflows', 'registrations').delete(name)
+    pikkuState(null, 'function', 'functions').delete(name)
+  }
+})
+
 test('claimed-step-not-recovered: a step left running by a step worker that died is neither run again on redelivery nor swept', async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const wf = services.workflowService
