@@ -449,6 +449,30 @@ test('claimed-step-not-recovered: a step left running by a step worker that died
   assert.equal((await wf.getRun(runId)).status, 'running')
 })
 
+test('scheduled-step-not-recovered: a run whose step is scheduled is not swept, even when nothing will ever wake it', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const wf = services.workflowService
+  const todo = await newTodo('heidi', 'Return the library books')
+  const graphHash = pikkuState(null, 'workflows', 'meta').todoReminderWorkflow.graphHash
+  // A run parked at its sleep, as if the scheduler's timer had been lost with a process that restarted.
+  const runId = await wf.createRun('todoReminderWorkflow', { todoId: todo.todoId }, false, graphHash, { type: 'test' })
+  const step = await wf.insertStepState(runId, 'Give the owner a day', null, { duration: day })
+  await wf.setStepScheduled(step.stepId)
+  const jobs: any[] = []
+  services.queueService = { add: async (queue: string, data: unknown) => { jobs.push({ queue, data }); return 'job' } }
+  try {
+    const { resumed } = await wf.recoverStalledRuns({ stalledAfterMs: -1 })
+    const { redispatched } = await wf.relayUndispatchedSteps({ undispatchedAfterMs: -1 })
+    assert.equal(resumed.includes(runId), false)
+    assert.equal(redispatched.includes(runId), false)
+    assert.equal(jobs.some((job) => job.data.runId === runId), false)
+  } finally {
+    delete services.queueService
+  }
+  assert.equal((await wf.getStepState(runId, 'Give the owner a day')).status, 'scheduled')
+  assert.equal((await wf.getRun(runId)).status, 'running')
+})
+
 /**
  * Registers a graph's generated metadata for one test, in the shape `pikku all` writes it
  * (.pikku/workflow/meta/*.gen.json), runs `body`, and removes it again.
