@@ -498,3 +498,23 @@ test('redis-run-error-kept: RedisWorkflowService keeps a run\'s stored error whe
     await client.quit()
   }
 })
+
+test('redis-graph-node-named-step: RedisWorkflowService leaves a step whose name has a segment "step" out of getStepInstances and getCompletedGraphState', async () => {
+  const client = new Redis(redis.url)
+  const workflows = new RedisWorkflowService(client, 'graph-step', noQueueWorkers)
+  try {
+    const runId = await workflows.createRun('probeGraph', {}, false, 'hash', { type: 'test' })
+    for (const name of ['remind', 'step']) {
+      const state = await workflows.insertStepState(runId, name, 'sendReminder', {}, { retries: 0 })
+      await workflows.setStepResult(state.stepId, { reminded: true })
+    }
+    // Both steps are stored and readable by name.
+    assert.equal((await workflows.getStepState(runId, 'step')).status, 'succeeded')
+    // The graph runner's two reads see only one of them: the store finds a step's name after the last "step" segment
+    // of its key, which for the key <prefix>:step:<runId>:step is the step's own name.
+    assert.deepEqual((await workflows.getStepInstances(runId)).map((s) => s.stepName), ['remind'])
+    assert.deepEqual((await workflows.getCompletedGraphState(runId)).completedNodeIds, ['remind'])
+  } finally {
+    await client.quit()
+  }
+})
