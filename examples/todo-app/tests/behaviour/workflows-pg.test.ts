@@ -160,3 +160,18 @@ test('pg-event-hub-one-process-id: two PgEventHubService in one process never re
     await listener.close()
   }
 })
+
+test('pg-falsy-output-dropped: a run that completes with false, 0 or an empty string reads back with no output, while a step\'s false result is kept', async () => {
+  const wf = services.workflowService as PgKyselyWorkflowService
+  for (const output of [false, 0, '']) {
+    const runId = await wf.createRun('probe', {}, false, 'hash', { type: 'test' })
+    await wf.updateRunStatus(runId, 'completed', output)
+    const run = await wf.getRun(runId)
+    assert.equal(run?.status, 'completed')
+    assert.equal(run?.output, undefined, `output ${JSON.stringify(output)}`)
+  }
+  const runId = await wf.createRun('probe', {}, false, 'hash', { type: 'test' })
+  const step = await wf.insertStepState(runId, 'Check', 'sendReminder', {}, { retries: 0 })
+  await wf.setStepResult(step.stepId, false)
+  assert.equal((await wf.getStepState(runId, 'Check')).result, false)
+})
