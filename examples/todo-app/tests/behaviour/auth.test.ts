@@ -15,6 +15,7 @@ import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT, forgedToken } from './harness/http.js'
 import { createJWTService } from '../../src/jwt-service.js'
 import { JoseJWTService } from '@pikku/jose'
+import { LocalContent } from '@pikku/core/services/local-content'
 
 let app: RunningApp
 let jwt: JWTService
@@ -597,4 +598,16 @@ test('better-auth-session-no-auth-service: betterAuthSession on singleton servic
     await assert.rejects(() => betterAuthSession()(services as never, wire as never, async () => {}), TypeError)
   }
   assert.match(errors[0]!, /^better-auth getSession failed: .*auth is not a function/)
+})
+
+test('content-signature-is-session: the signature of a LocalContent link, sent as a bearer token, is decoded by the same jwt service into a session with no userId', async () => {
+  const config = { localFileUploadPath: '/tmp/unused-content-root', uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets' }
+  const content = new LocalContent(config, new ConsoleLogger(), jwt)
+  const link = await content.signContentKey({ bucket: 'attachments', contentKey: 't1/u1', dateLessThan: new Date(Date.now() + 60 * 60 * 1000) })
+  const signature = new URL(link, 'http://localhost').searchParams.get('signature')!
+  const { status, body } = await createdBy({ authorization: `Bearer ${signature}` })
+  // Not a 403: the link's claims (signedAt, expiresAt, path) became the session, so a session function ran.
+  assert.equal(status, 200)
+  assert.equal(body.ownerId, undefined)
+  assert.equal(body.title, 'Who am I?')
 })
