@@ -323,6 +323,35 @@ test('content-round-trip: the request handler stores a signed upload and serves 
   }
 })
 
+test('content-type-not-kept: LocalContent ignores getUploadURL\'s contentType, and the request handler serves every file as application/octet-stream', async () => {
+  const { content, handle, cleanup } = await contentSetup()
+  try {
+    const { uploadUrl } = await content.getUploadURL({ bucket: 'attachments', fileKey: 't1/photo', contentType: 'image/png' })
+    assert.equal(new URL(uploadUrl, 'http://localhost').searchParams.has('contentType'), false)
+    const put = await handle(new Request(new URL(uploadUrl, 'http://localhost'), { method: 'PUT', body: 'png bytes', headers: { 'content-type': 'image/png' } }))
+    assert.equal(put?.status, 200)
+    const link = await content.signContentKey({ bucket: 'attachments', contentKey: 't1/photo', dateLessThan: new Date(Date.now() + 60 * 1000) })
+    const read = await handle(new Request(new URL(link, 'http://localhost')))
+    assert.equal(read?.status, 200)
+    assert.equal(read?.headers.get('content-type'), 'application/octet-stream')
+  } finally {
+    await cleanup()
+  }
+})
+
+test('content-read-missing-resolves: LocalContent.readFile of a missing key resolves with a stream that fails when read; readFileAsBuffer rejects with ENOENT', async () => {
+  const { content, cleanup } = await contentSetup()
+  try {
+    const stream = (await content.readFile({ bucket: 'attachments', key: 't1/missing' })) as Readable
+    await assert.rejects(async () => {
+      for await (const _chunk of stream) void _chunk
+    }, { code: 'ENOENT' })
+    await assert.rejects(content.readFileAsBuffer({ bucket: 'attachments', key: 't1/missing' }), { code: 'ENOENT' })
+  } finally {
+    await cleanup()
+  }
+})
+
 test('content-size-limit: the request handler refuses an upload larger than sizeLimit, 1mb when unset, with 413; LocalContent.writeFile does not read sizeLimit', async () => {
   const { root, content, handle, cleanup } = await contentSetup()
   try {
