@@ -58,6 +58,19 @@ test('ajv-draft-07-ok: AjvSchemaService compiles a type-made draft-07 schema and
   assert.throws(() => ajv.validateSchema('ListTodosInput', { done: 'false' }), UnprocessableContentError)
 })
 
+test('ajv-keeps-first-schema: compiled again under the same name with a changed schema, as a dev reload does, AjvSchemaService keeps validating against the first one; CFWorkerSchemaService switches', () => {
+  const before = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false }
+  const after = { ...before, properties: { ...before.properties, priority: { type: 'number' } } }
+  const ajv = new AjvSchemaService(logger)
+  const cfworker = new CFWorkerSchemaService(logger)
+  for (const service of [ajv, cfworker]) {
+    service.compileSchema('ReloadedInput', before)
+    service.compileSchema('ReloadedInput', after)
+  }
+  cfworker.validateSchema('ReloadedInput', { title: 'a', priority: 1 })
+  assert.throws(() => ajv.validateSchema('ReloadedInput', { title: 'a', priority: 1 }), UnprocessableContentError)
+})
+
 test('schema-rejection-logged: both schema services log every input they refuse at error level before throwing the 422', () => {
   for (const make of [(l: never) => new CFWorkerSchemaService(l), (l: never) => new AjvSchemaService(l)]) {
     const { lines, logger: recording } = recordingLogger()
