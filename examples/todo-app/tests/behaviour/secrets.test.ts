@@ -189,6 +189,20 @@ test('typed-variables-missing: getMissing lists every declared variable without 
   assert.deepEqual(missing, ['REMINDER_ESCALATION_HOURS', 'REMINDER_FROM_ADDRESS'])
 })
 
+test('variables-read-env-secrets: with the services of the app, the variables service a function gets returns JWT_SECRET, a secret kept in the environment, unwrapped; getAll lists it too', async () => {
+  registerProbe('readSecretThroughVariables', {
+    func: async (services: any) => {
+      const all = await services.variables.getAll()
+      return { value: await services.variables.get('JWT_SECRET'), listed: 'JWT_SECRET' in all }
+    },
+  }, { sessionless: true })
+  const result = (await run('readSecretThroughVariables', {})) as { value: unknown; listed: boolean }
+  assert.deepEqual(result, { value: process.env.JWT_SECRET, listed: true })
+  assert.equal(typeof result.value, 'string')
+  // The same key through the secret service is wrapped.
+  assert.equal((await app.services.secrets.getSecret('JWT_SECRET')).reveal(), process.env.JWT_SECRET)
+})
+
 // --- credentials ---
 
 test('credential-missing-403: addTodoToCalendar without a linked calendar throws MissingCredentialError, a 403 with a payload', async () => {
