@@ -352,6 +352,21 @@ test('content-read-missing-resolves: LocalContent.readFile of a missing key reso
   }
 })
 
+test('content-sign-url-with-query: LocalContent.signURL adds its parameters after a second "?" when the URL already has a query, and the request handler refuses that link with 403', async () => {
+  const { content, handle, cleanup } = await contentSetup()
+  try {
+    const { uploadUrl } = await content.getUploadURL({ bucket: 'attachments', fileKey: 't1/u1', contentType: 'text/plain' })
+    await handle(new Request(new URL(uploadUrl, 'http://localhost'), { method: 'PUT', body: 'hello' }))
+    const signed = await content.signURL({ url: '/assets/attachments/t1/u1?v=2', dateLessThan: new Date(Date.now() + 60 * 1000) })
+    assert.match(signed, /^\/assets\/attachments\/t1\/u1\?v=2\?signedAt=/)
+    const read = await handle(new Request(new URL(signed, 'http://localhost')))
+    assert.equal(read?.status, 403)
+    assert.equal(await read?.text(), 'Signed URL required')
+  } finally {
+    await cleanup()
+  }
+})
+
 test('content-size-limit: the request handler refuses an upload larger than sizeLimit, 1mb when unset, with 413; LocalContent.writeFile does not read sizeLimit', async () => {
   const { root, content, handle, cleanup } = await contentSetup()
   try {
