@@ -203,6 +203,20 @@ test('variables-read-env-secrets: with the services of the app, the variables se
   assert.equal((await app.services.secrets.getSecret('JWT_SECRET')).reveal(), process.env.JWT_SECRET)
 })
 
+test('variables-set-writes-env: set and delete on the default LocalVariablesService change process.env, which a LocalSecretService over it then reads', async () => {
+  const variables = new LocalVariablesService()
+  const secrets = new LocalSecretService(variables)
+  try {
+    variables.set('PROBE_WRITTEN_VARIABLE', { a: 1 })
+    assert.equal(process.env.PROBE_WRITTEN_VARIABLE, '{"a":1}')
+    assert.deepEqual((await secrets.getSecret('PROBE_WRITTEN_VARIABLE')).reveal(), { a: 1 })
+    variables.delete('PROBE_WRITTEN_VARIABLE')
+    assert.equal('PROBE_WRITTEN_VARIABLE' in process.env, false)
+  } finally {
+    delete process.env.PROBE_WRITTEN_VARIABLE
+  }
+})
+
 // --- credentials ---
 
 test('credential-missing-403: addTodoToCalendar without a linked calendar throws MissingCredentialError, a 403 with a payload', async () => {
