@@ -10,7 +10,7 @@ import { getSingletonServices, pikkuState } from '@pikku/core/state'
 import { ForbiddenError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { AWSSecrets, S3Content, SQSQueueService } from '@pikku/aws-services'
-import { SQSQueueService as LambdaSQSQueueService } from '@pikku/lambda'
+import { createLambdaHandler, SQSQueueService as LambdaSQSQueueService } from '@pikku/lambda'
 import { runFetchV2 } from '@pikku/lambda/http'
 import { collectLogs, HELD_STREAM_ANSWER, holdHealthStream, quiet } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
@@ -267,6 +267,30 @@ test('sqs-deploy-names-mismatch: with the queue names pikku deploy -p serverless
     sqsEvent([{ id: 'm-gen', body: JSON.stringify({ todoId: 'gone' }), queue: 'todo-app-todo-reminders-dev' }]),
   )
   assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-gen' }] })
+})
+
+test('deploy-handler-export-stub: for a unit with only a queue worker or a scheduled task, the handler export of createLambdaHandler answers 200 "Lambda active" and builds no services, runs nothing and reports no failure', async () => {
+  // The entry pikku deploy -p serverless writes for such a unit calls createLambdaHandler(factories, ['queue']) or
+  // (..., ['scheduled']), and its serverless.yml points the SQS and schedule events at <unit>/bundle.handler, not at the
+  // queue or scheduled export (@pikku/deploy-serverless 0.12.4, adapter.ts and serverless-yml.ts).
+  let built = 0
+  const factories = {
+    createConfig: async () => {
+      built++
+      return {}
+    },
+    createSingletonServices: async () => {
+      built++
+      return {} as never
+    },
+  }
+  for (const type of ['queue', 'scheduled']) {
+    const handlers = createLambdaHandler(factories, [type]) as Record<string, (event: unknown) => Promise<unknown>>
+    assert.equal(typeof handlers[type], 'function')
+    const answer = await handlers.handler!(sqsEvent([{ id: 'm-stub', body: JSON.stringify({ todoId: 'gone' }) }]))
+    assert.deepEqual(answer, { statusCode: 200, body: `Lambda active (handlers: ${type})` })
+  }
+  assert.equal(built, 0)
 })
 
 test('sqs-lambda-delay-capped: the SQSQueueService of @pikku/lambda caps a longer delay at 900 seconds instead of throwing', async () => {
