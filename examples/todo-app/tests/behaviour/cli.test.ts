@@ -497,3 +497,26 @@ test('skills-install-skips-existing: pikku skills install leaves a skill folder 
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('deploy-failure-exit-0: pikku deploy apply --from-plan whose provider reports a failed deploy logs the errors, writes success: false to the result file and returns normally, leaving no exit code', async () => {
+  // The command's function of @pikku/cli 0.12.113 called in this process (bin/pikku.js exits with process.exitCode ?? 0
+  // once it returns), with a provider loaded from a data: URL through deploy.providers, as the CLI's own tests do.
+  const root = mkdtempSync(join(tmpdir(), 'pikku-deploy-exit-'))
+  const { deployApply } = await import(join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'functions', 'commands', 'deploy-apply.js'))
+  const exitCode = process.exitCode
+  try {
+    mkdirSync(join(root, '.deploy', 'fake'), { recursive: true })
+    writeFileSync(join(root, '.deploy', 'fake', 'infra.json'), '{}')
+    const adapter = `export const createAdapter = () => ({ name: 'fake', deployDirName: 'fake', generateEntrySource: () => '', generateUnitConfigs: () => new Map(), generateInfraManifest: () => null, deploy: async () => ({ success: false, errors: [{ step: 'upload', error: 'refused' }] }) })`
+    const errors: string[] = []
+    const logger = { info: () => {}, warn: () => {}, debug: () => {}, error: (message: string) => errors.push(message) }
+    const resultFile = join(root, 'result.json')
+    const config = { rootDir: root, deploy: { providers: { fake: `data:text/javascript,${encodeURIComponent(adapter)}` } } }
+    await deployApply.func({ logger, config }, { provider: 'fake', fromPlan: true, resultFile })
+    assert.deepEqual(errors, ['Deployment finished with 1 error(s):', '  upload: refused'])
+    assert.equal(JSON.parse(readFileSync(resultFile, 'utf8')).success, false)
+    assert.equal(process.exitCode, exitCode)
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+})
