@@ -584,6 +584,29 @@ test('console-token-bearer-other-scheme-401: the authBearer that scaffold.consol
   }
 })
 
+test('console-token-from-variable: with LocalSecretService over LocalVariablesService, a value written with variables.set, as pikkuConsoleSetVariable does, becomes the PIKKU_CONSOLE_TOKEN that the console-token authBearer accepts', async () => {
+  const consoleSession = { userId: 'pikku-console-token', scopes: ['admin', 'pikku'] }
+  const consoleToken = authBearer({ token: { secretId: 'PIKKU_CONSOLE_TOKEN', userSession: consoleSession } })
+  // A plain object stands in for process.env, which LocalVariablesService uses by default.
+  const variables = new LocalVariablesService({ JWT_SECRET: 'kept-in-the-environment' })
+  const secrets = new LocalSecretService(variables)
+  const sessionFor = async (authorization: string) => {
+    const sessions: unknown[] = []
+    const wire = {
+      http: { request: { header: (name: string) => (name.toLowerCase() === 'authorization' ? authorization : undefined) } },
+      setSession: (s: unknown) => sessions.push(s),
+      session: undefined,
+    }
+    await consoleToken({ secrets } as never, wire as never, async () => {})
+    return sessions
+  }
+  assert.deepEqual(await sessionFor('Bearer chosen-by-the-caller'), [])
+  // The body of the generated pikkuConsoleSetVariable and pikkuConsoleGetVariable.
+  variables.set('PIKKU_CONSOLE_TOKEN', 'chosen-by-the-caller')
+  assert.deepEqual(await sessionFor('Bearer chosen-by-the-caller'), [consoleSession])
+  assert.equal(variables.get('JWT_SECRET'), 'kept-in-the-environment')
+})
+
 test('better-auth-session-no-auth-service: betterAuthSession on singleton services that have no auth service fails every HTTP call, with or without a cookie', async () => {
   const { betterAuthSession } = await import('@pikku/better-auth')
   const errors: string[] = []
