@@ -78,6 +78,16 @@ test('existing-event-hub-replaced: an eventHub passed to the app factory is repl
   assert.equal(withWorkflow.workflowService, workflowService)
 })
 
+test('own-workflow-service-keeps-given-run-service: a factory that builds its own workflowService leaves the workflowRunService it was given in place, so the two names hold different services', async () => {
+  // pikku dev passes one InMemoryWorkflowService under both names; src/services.ts builds its own workflowService
+  // when none is given, which stands for a factory that always builds its own.
+  const devRunService = { devRuns: true }
+  const services = await createSingletonServices(await createConfig(), { workflowRunService: devRunService } as never)
+  restoreAppSingletons()
+  assert.equal(services.workflowRunService, devRunService)
+  assert.notEqual(services.workflowService, devRunService)
+})
+
 test('log-level-not-applied: a logLevel in the config does not change the level of the logger the factory builds', async () => {
   const services = await createSingletonServices({ ...(await createConfig()), logLevel: LogLevel.debug }, { jwt: app.services.jwt } as never)
   restoreAppSingletons()
