@@ -607,6 +607,27 @@ test('console-token-from-variable: with LocalSecretService over LocalVariablesSe
   assert.equal(variables.get('JWT_SECRET'), 'kept-in-the-environment')
 })
 
+test('quick-login-fixed-password: the user dev quick login signs up is an ordinary account, admin@pikku.dev with the password pikku-dev-password, which better-auth signs in by that password without quick login', async () => {
+  // @pikku/better-auth exports only its index; the quick-login handler is reached through its own file.
+  const { handleDevQuickLogin } = await import('../../node_modules/@pikku/better-auth/dist/dev-quick-login.js')
+  const { auth } = await signedUpBetterAuth({})
+  const quickLogin = new Request('http://localhost:3000/api/auth/dev/quick-login', { method: 'POST' })
+  assert.equal((await handleDevQuickLogin(auth as never, quickLogin)).status, 200)
+  // A later sign-in by e-mail and password, the way any client signs in, with quick login turned off.
+  const flag = process.env.PIKKU_DEV_QUICK_LOGIN
+  process.env.PIKKU_DEV_QUICK_LOGIN = 'false'
+  try {
+    const signIn = await auth.api.signInEmail({
+      body: { email: 'admin@pikku.dev', password: 'pikku-dev-password' },
+      asResponse: true,
+    })
+    assert.equal(signIn.status, 200)
+  } finally {
+    if (flag === undefined) delete process.env.PIKKU_DEV_QUICK_LOGIN
+    else process.env.PIKKU_DEV_QUICK_LOGIN = flag
+  }
+})
+
 test('better-auth-session-no-auth-service: betterAuthSession on singleton services that have no auth service fails every HTTP call, with or without a cookie', async () => {
   const { betterAuthSession } = await import('@pikku/better-auth')
   const errors: string[] = []
