@@ -10,6 +10,7 @@ import { addGlobalPermission, pikkuPermission } from '#pikku/auth'
 import { pikkuState } from '@pikku/core/state'
 import { runPikkuFunc } from '@pikku/core/function'
 import { NotFoundError } from '@pikku/core/errors'
+import { hasScopes } from '@pikku/core/scope'
 import { wireCLI } from '@pikku/core/cli'
 import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
@@ -425,4 +426,13 @@ test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, 
     delete httpGroups['/dev-reload-probe']
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+test('console-scope-root-covers-areas: a call into the console addon requires pikku:console and the function\'s own scope; a session with pikku:console satisfies every narrower one, and a session with only a narrower one is refused', () => {
+  // function-runner.ts in core 0.12.90 checks the addon's scopes followed by the function's own, here
+  // wireAddon({ scopes: ['pikku:console'] }) from the generated console.gen.ts and a console function's scope.
+  const required = (own: string) => ['pikku:console', own]
+  assert.equal(hasScopes(required('pikku:console:secrets:write'), ['pikku:console']), true)
+  assert.equal(hasScopes(required('pikku:console:workflows:manage'), ['pikku:console']), true)
+  assert.equal(hasScopes(required('pikku:console:workflows:read'), ['pikku:console:workflows:read']), false)
 })
