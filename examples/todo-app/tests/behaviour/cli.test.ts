@@ -17,6 +17,8 @@ const COPY = join(APP, '.behaviour', `cli-scratch-${process.pid}`)
 const ELSEWHERE = mkdtempSync(join(tmpdir(), 'pikku-cli-elsewhere-'))
 // A folder outside any project holding a pikku.config.json without `tsconfig`; removed in `after`.
 const NO_TSCONFIG = mkdtempSync(join(tmpdir(), 'pikku-cli-no-tsconfig-'))
+// Another such folder, whose pikku.config.json has no `outDir`; removed in `after`.
+const NO_OUTDIR = mkdtempSync(join(tmpdir(), 'pikku-cli-no-outdir-'))
 const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
 // Two small projects for `pikku db`, inside .behaviour/ (git-ignored); removed in `after`. DB_PROJECT has a
 // db/sqlite migration, a runtimeDir, a createConfig in src/services.ts and a db/annotations.ts that does not compile;
@@ -155,6 +157,8 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.allAfterFix = runs.watchAfterFix.then(() => run([PIKKU, 'all'], COPY))
   writeFileSync(join(NO_TSCONFIG, 'pikku.config.json'), JSON.stringify({ srcDirectories: ['./src'], outDir: './.pikku' }))
   runs.noTsconfig = run([PIKKU, 'all'], NO_TSCONFIG)
+  writeFileSync(join(NO_OUTDIR, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'] }))
+  runs.noOutDir = run([PIKKU, 'all'], NO_OUTDIR)
   // `pikku db`: migrate the small project with a DATABASE_URL set, then reset it; and migrate a project with no database.
   const dbFiles: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'scratch-db', private: true, type: 'module' }),
@@ -222,6 +226,7 @@ after(() => {
   rmSync(COPY, { recursive: true, force: true })
   rmSync(ELSEWHERE, { recursive: true, force: true })
   rmSync(NO_TSCONFIG, { recursive: true, force: true })
+  rmSync(NO_OUTDIR, { recursive: true, force: true })
   rmSync(DB_PROJECT, { recursive: true, force: true })
   rmSync(DB_BARE, { recursive: true, force: true })
   rmSync(META, { recursive: true, force: true })
@@ -369,6 +374,15 @@ test('state-input-skips-checks: pikku all --stateInput passes a project whose pl
 
 test('config-without-tsconfig: a valid pikku.config.json with no tsconfig key fails to load', async () => {
   const { code, stdout, stderr } = await runs.noTsconfig
+  const output = stdout + stderr
+  assert.notEqual(code, 0)
+  assert.match(output, /The "path" argument must be of type string\. Received undefined/)
+  assert.match(output, /Failed to load config file: .*pikku\.config\.json/)
+})
+
+test('config-without-outdir: a pikku.config.json with no outDir fails to load, as one with no tsconfig does', async () => {
+  // pikku-cli-config.ts derives every generated path with join(result.outDir, ...), which throws on undefined.
+  const { code, stdout, stderr } = await runs.noOutDir
   const output = stdout + stderr
   assert.notEqual(code, 0)
   assert.match(output, /The "path" argument must be of type string\. Received undefined/)
