@@ -17,8 +17,9 @@ const COPY = join(APP, '.behaviour', `cli-scratch-${process.pid}`)
 const ELSEWHERE = mkdtempSync(join(tmpdir(), 'pikku-cli-elsewhere-'))
 // A folder outside any project holding a pikku.config.json without `tsconfig`; removed in `after`.
 const NO_TSCONFIG = mkdtempSync(join(tmpdir(), 'pikku-cli-no-tsconfig-'))
-// Another such folder, whose pikku.config.json has no `outDir`; removed in `after`.
+// Two more such folders: one whose pikku.config.json has no `outDir`, one with no `srcDirectories`; removed in `after`.
 const NO_OUTDIR = mkdtempSync(join(tmpdir(), 'pikku-cli-no-outdir-'))
+const NO_SRC = mkdtempSync(join(tmpdir(), 'pikku-cli-no-src-'))
 const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
 // Two small projects for `pikku db`, inside .behaviour/ (git-ignored); removed in `after`. DB_PROJECT has a
 // db/sqlite migration, a runtimeDir, a createConfig in src/services.ts and a db/annotations.ts that does not compile;
@@ -159,6 +160,8 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.noTsconfig = run([PIKKU, 'all'], NO_TSCONFIG)
   writeFileSync(join(NO_OUTDIR, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'] }))
   runs.noOutDir = run([PIKKU, 'all'], NO_OUTDIR)
+  writeFileSync(join(NO_SRC, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', outDir: './.pikku' }))
+  runs.noSrcDirectories = run([PIKKU, 'all'], NO_SRC)
   // `pikku db`: migrate the small project with a DATABASE_URL set, then reset it; and migrate a project with no database.
   const dbFiles: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'scratch-db', private: true, type: 'module' }),
@@ -227,6 +230,7 @@ after(() => {
   rmSync(ELSEWHERE, { recursive: true, force: true })
   rmSync(NO_TSCONFIG, { recursive: true, force: true })
   rmSync(NO_OUTDIR, { recursive: true, force: true })
+  rmSync(NO_SRC, { recursive: true, force: true })
   rmSync(DB_PROJECT, { recursive: true, force: true })
   rmSync(DB_BARE, { recursive: true, force: true })
   rmSync(META, { recursive: true, force: true })
@@ -387,6 +391,15 @@ test('config-without-outdir: a pikku.config.json with no outDir fails to load, a
   assert.notEqual(code, 0)
   assert.match(output, /The "path" argument must be of type string\. Received undefined/)
   assert.match(output, /Failed to load config file: .*pikku\.config\.json/)
+})
+
+test('config-without-src-directories: a config with no srcDirectories loads, then pikku all fails with a TypeError', async () => {
+  // The loader gives srcDirectories no default; the first step that maps over it throws.
+  const { code, stdout, stderr } = await runs.noSrcDirectories
+  const output = stdout + stderr
+  assert.notEqual(code, 0)
+  assert.doesNotMatch(output, /Failed to load config file/)
+  assert.match(output, /TypeError: Cannot read properties of undefined \(reading 'map'\)/)
 })
 
 test('watch-diagnostics-stick: once a pass of pikku watch records PKU410, every later pass fails, even after the fix', async () => {
