@@ -504,14 +504,16 @@ test('redis-graph-node-named-step: RedisWorkflowService leaves a step whose name
   const workflows = new RedisWorkflowService(client, 'graph-step', noQueueWorkers)
   try {
     const runId = await workflows.createRun('probeGraph', {}, false, 'hash', { type: 'test' })
-    for (const name of ['remind', 'step']) {
+    // A "step" segment anywhere in the name counts: at the end, at the start, or alone.
+    const named = ['step', 'step:notify', 'notify:step']
+    for (const name of ['remind', ...named]) {
       const state = await workflows.insertStepState(runId, name, 'sendReminder', {}, { retries: 0 })
       await workflows.setStepResult(state.stepId, { reminded: true })
     }
-    // Both steps are stored and readable by name.
-    assert.equal((await workflows.getStepState(runId, 'step')).status, 'succeeded')
+    // Every step is stored and readable by name.
+    for (const name of named) assert.equal((await workflows.getStepState(runId, name)).status, 'succeeded')
     // The graph runner's two reads see only one of them: the store finds a step's name after the last "step" segment
-    // of its key, which for the key <prefix>:step:<runId>:step is the step's own name.
+    // of its key, which for a key such as <prefix>:step:<runId>:step:notify is inside the step's own name.
     assert.deepEqual((await workflows.getStepInstances(runId)).map((s) => s.stepName), ['remind'])
     assert.deepEqual((await workflows.getCompletedGraphState(runId)).completedNodeIds, ['remind'])
   } finally {
