@@ -9,7 +9,7 @@ import { wireQueueWorker } from '#pikku/queue'
 import { sendReminder } from '../../src/functions/reminders.functions.js'
 import { PikkuMissingMetaError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
-import { InMemoryQueueService, InMemorySessionStore } from '@pikku/core/services'
+import { InMemoryQueueService, InMemorySessionStore, JsonConsoleLogger } from '@pikku/core/services'
 import { pikkuState } from '@pikku/core/state'
 import { addFunction } from '@pikku/core/function'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
@@ -106,6 +106,46 @@ test('run-queue-job-trace-and-rethrow: runQueueJob runs under the trace id q-<jo
   } finally {
     restore()
   }
+})
+
+test('queue-failure-log-error-as-meta: runQueueJob logs a failed job as a message with the error after it, which JsonConsoleLogger prints without its message or stack', async () => {
+  const logger = services.logger as any
+  const scope = logger.scope
+  const { error: consoleError, info: consoleInfo } = console
+  const lines: string[] = []
+  const down = storeDownFor(services, 'todo-log')
+  // The runner logs through the logger it scopes for the job: hand it a JsonConsoleLogger for these jobs.
+  logger.scope = (traceId: string) => new JsonConsoleLogger(traceId)
+  console.error = (...args: unknown[]) => void lines.push(args.map(String).join(' '))
+  console.info = () => {}
+  try {
+    // A registered error (the 422 of input validation), then a plain Error from the store.
+    await assert.rejects(
+      runQueueJob({ job: { id: 'j-log1', queueName: 'todo-reminders', data: { todoId: 7 }, status: () => 'active' } }),
+      /Instance type "number" is invalid/,
+    )
+    await assert.rejects(
+      runQueueJob({ job: { id: 'j-log2', queueName: 'todo-reminders', data: { todoId: 'todo-log' }, status: () => 'active' } }),
+      /todo store unreachable/,
+    )
+  } finally {
+    console.error = consoleError
+    console.info = consoleInfo
+    logger.scope = scope
+    down.restore()
+  }
+  // The error is the second argument: JSON keeps only a PikkuError's own name field, and nothing of a plain Error.
+  assert.ok(
+    lines.includes('{"level":"error","traceId":"q-j-log1","message":"Error processing job j-log1 in queue todo-reminders:","meta":[{"name":"UnprocessableContentError"}]}'),
+    lines.join('\n'),
+  )
+  assert.ok(
+    lines.includes('{"level":"error","traceId":"q-j-log2","message":"Error processing job j-log2 in queue todo-reminders:","meta":[{}]}'),
+    lines.join('\n'),
+  )
+  // A registered error adds a line with its registered status and message, not the thrown one.
+  assert.ok(lines.some((l) => l.startsWith('{"level":"error","traceId":"q-j-log1","message":"Processed error response:","meta":[{"status":422,')), lines.join('\n'))
+  assert.ok(!lines.some((l) => l.includes('todo store unreachable')), lines.join('\n'))
 })
 
 test('register-callback-error-logged: an error thrown by registerQueueWorkers\' callback is logged, not rethrown', async () => {
