@@ -390,6 +390,20 @@ test('http-sse-error-unscoped: an SSE route whose function fails logs the error 
   assert.ok(!lines.some((l) => l.startsWith('[trace-8] ERROR:')))
 })
 
+test('http-registered-error-not-logged: a registered error (a 404 from getTodo) answers with the request id as errorId, but no log line carries that id', async () => {
+  app.services.logger.setLevel(LogLevel.info)
+  let response: Response | undefined
+  const lines = await captureConsole(async () => {
+    response = await fetch(`${app.url}/todos/no-such-todo`, { headers: { ...alice, 'x-request-id': 'trace-9' } })
+  })
+  app.services.logger.setLevel(LogLevel.critical)
+  assert.equal(response?.status, 404)
+  assert.equal((await response!.json()).errorId, 'trace-9')
+  // The runner logged the request (the unscoped "Matched route" line), but nothing with its id.
+  assert.ok(lines.some((l) => l.startsWith('INFO: Matched route:')), lines.join('\n'))
+  assert.ok(!lines.some((l) => l.includes('trace-9')), lines.join('\n'))
+})
+
 test('get-todo-statuses: GET /todos/:todoId answers 403 without a session, 403 to a stranger, 404 for a missing item, 200 to the owner', async () => {
   const todo = await createAs(alice, 'Statuses')
   assert.equal((await fetch(`${app.url}/todos/${todo.todoId}`)).status, 403)
