@@ -877,6 +877,38 @@ test('lambda-message-reply-in-body: processWebsocketMessage returns a message\'s
   }
 })
 
+test('lambda-message-error-production: in production the serverless runner still answers a failed message with the thrown message and errorName, an unregistered error included', async () => {
+  const { processWebsocketMessage } = await import('@pikku/lambda/websocket')
+  const channelStore = {
+    getChannel: async (channelId: string) => ({ channelId, channelName: 'todos', openingData: undefined, pikkuUserId: 'u_err' }),
+  }
+  const services = getSingletonServices() as unknown as Record<string, any>
+  const previousSessionStore = services.sessionStore
+  services.sessionStore = { get: async () => ({ userId: 'u_err', role: 'member' }) }
+  // The store fails with a plain Error, as a database driver would.
+  const store = services.todoStore
+  const get = store.get
+  store.get = async () => {
+    throw new Error('connect ECONNREFUSED 10.0.0.5:5432')
+  }
+  const previousEnv = process.env.NODE_ENV
+  try {
+    process.env.NODE_ENV = 'production'
+    const event = {
+      body: JSON.stringify({ action: 'getTodo', todoId: 't_err' }),
+      headers: { host: 'localhost' },
+      requestContext: { connectionId: 'c-err', domainName: 'ws.example.com', stage: 'prod' },
+    } as unknown as APIGatewayEvent
+    const result = await processWebsocketMessage(event as never, { channelStore: channelStore as never })
+    assert.deepEqual(JSON.parse(result.body), { error: 'connect ECONNREFUSED 10.0.0.5:5432', errorName: 'Error' })
+  } finally {
+    process.env.NODE_ENV = previousEnv
+    store.get = get
+    services.sessionStore = previousSessionStore
+    if (previousSessionStore === undefined) delete services.sessionStore
+  }
+})
+
 test('serverless-connect-session-not-stored: a session that onConnect sets with setSession is not stored with the connection: connectWebsocket gives the channel store no user id', async () => {
   const { connectWebsocket } = await import('@pikku/lambda/websocket')
   // An in-memory stand-in for the channel store that records the user ids it is given.
