@@ -3,7 +3,7 @@
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, connect, type Server, type Socket } from 'node:net'
-import { Queue, QueueEvents } from 'bullmq'
+import { Queue, QueueEvents, Worker } from 'bullmq'
 import { BullServiceFactory, BullQueueService, BullSchedulerService } from '@pikku/queue-bullmq'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
@@ -233,6 +233,22 @@ test('worker-config-batch-size: registerQueues applies todo-cleanup\'s batchSize
   assert.deepEqual(registered['todo-reminders']![0]!.applied, {})
   const worker = (bull.getQueueWorkers() as any).workers.get('todo-cleanup')
   assert.equal(worker.opts.concurrency, 1)
+})
+
+test('priority-lower-first: on BullMQ a job with a lower priority number is handed out first', async () => {
+  const connection = { host: redis.host, port: redis.port }
+  const publisher = new ConnectedBullQueueService(connection)
+  // No worker is wired to this queue: a worker that does not run by itself takes the job it would be given next.
+  const worker = new Worker('priority-probe', null, { connection, autorun: false })
+  try {
+    await publisher.add('priority-probe', { n: 'ten' }, { priority: 10 })
+    await publisher.add('priority-probe', { n: 'one' }, { priority: 1 })
+    const first = await worker.getNextJob('probe-token')
+    assert.deepEqual(first?.data, { n: 'one' })
+  } finally {
+    await worker.close()
+    await publisher.close()
+  }
 })
 
 test('supports-results: BullQueueService says it keeps results', () => {

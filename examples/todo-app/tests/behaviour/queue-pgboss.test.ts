@@ -180,6 +180,20 @@ test('worker-config-batch-size: registerQueues applies todo-cleanup\'s batchSize
   assert.equal(pgBoss.getQueueService().supportsResults, true)
 })
 
+test('priority-higher-first: on pg-boss a job with a higher priority number is handed out first', async () => {
+  const queue = 'priority-probe-pg'
+  const qs = pgBoss.getQueueService()
+  try {
+    await qs.add(queue, { n: 'one' }, { priority: 1 })
+    await qs.add(queue, { n: 'ten' }, { priority: 10 })
+    // No worker is wired to this queue: fetch takes the job a worker would be given next.
+    const [first] = await boss.fetch<{ n: string }>(queue)
+    assert.deepEqual(first!.data, { n: 'ten' })
+  } finally {
+    await boss.deleteQueue(queue)
+  }
+})
+
 test('signed-claim-not-carried: a pikkuUserId signed by SignedQueueService does not reach the pg-boss job', async () => {
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
   try {
