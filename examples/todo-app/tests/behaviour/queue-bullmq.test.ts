@@ -251,6 +251,17 @@ test('priority-lower-first: on BullMQ a job with a lower priority number is hand
   }
 })
 
+test('completed-metadata-failed-at: on BullMQ a completed job\'s metadata() has failedAt set, to its finish time', async () => {
+  const todo = await dueIn(30 * 60 * 1000)
+  const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId })
+  assert.deepEqual(await (await queueService.getJob('todo-reminders', jobId))!.waitForCompletion!(10_000), { reminded: true })
+  const job = await queueService.getJob('todo-reminders', jobId)
+  assert.equal(await job!.status(), 'completed')
+  const meta = await job!.metadata!()
+  assert.ok(meta.failedAt instanceof Date)
+  assert.equal(meta.failedAt.getTime(), meta.completedAt!.getTime())
+})
+
 test('supports-results: BullQueueService says it keeps results', () => {
   assert.equal(bull.getQueueService().supportsResults, true)
 })

@@ -194,6 +194,37 @@ test('priority-higher-first: on pg-boss a job with a higher priority number is h
   }
 })
 
+test('delayed-status-waiting: on pg-boss status() answers waiting, never delayed, for a job whose delay has not passed', async () => {
+  const todo = await dueIn(3 * HOUR)
+  const jobId = await pgBoss.getQueueService().add('todo-reminders', { todoId: todo.todoId }, { delay: HOUR })
+  try {
+    const job = await pgBoss.getQueueService().getJob('todo-reminders', jobId)
+    assert.equal(await job!.status(), 'waiting')
+  } finally {
+    await boss.cancel('todo-reminders', jobId)
+  }
+})
+
+test('failed-metadata-no-error: on pg-boss a failed job\'s metadata() has no error, and maxAttempts counts retries, not tries', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Store down, metadata')
+  const down = storeDownFor(services, todo.todoId)
+  try {
+    const qs = pgBoss.getQueueService()
+    const jobId = await qs.add('todo-reminders', { todoId: todo.todoId }, { attempts: 2, backoff: { type: 'fixed', delay: 10 } })
+    await assert.rejects((await qs.getJob('todo-reminders', jobId))!.waitForCompletion!(15_000), /todo store unreachable/)
+    const meta = await (await qs.getJob('todo-reminders', jobId))!.metadata!()
+    // The failure is stored as the job's output; metadata() reads an `error` field of the job data instead.
+    assert.equal(meta.error, undefined)
+    assert.match(JSON.stringify(((await boss.getJobById('todo-reminders', jobId)) as any).output), /todo store unreachable/)
+    // Two tries were made (attempts: 2); maxAttempts reports pg-boss's retryLimit, 1.
+    assert.equal(down.calls, 2)
+    assert.equal(meta.maxAttempts, 1)
+    assert.equal(meta.attemptsMade, 1)
+  } finally {
+    down.restore()
+  }
+})
+
 test('signed-claim-not-carried: a pikkuUserId signed by SignedQueueService does not reach the pg-boss job', async () => {
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
   try {
