@@ -225,6 +225,32 @@ test('failed-metadata-no-error: on pg-boss a failed job\'s metadata() has no err
   }
 })
 
+test('long-job-timed-out: on pg-boss a job still running when its queue\'s expireInSeconds (900 on the queues add creates) runs out is failed, while the function goes on', async () => {
+  // The adapter creates its queues without options, so pg-boss's default expiry of 15 minutes applies; shortened
+  // here to one second to watch what happens when it runs out.
+  assert.equal((await boss.getQueue('todo-reminders'))!.expireInSeconds, 900)
+  const todo = await dueIn(30 * 60 * 1000, 'Slow store')
+  const store = services.todoStore
+  const get = store.get.bind(store)
+  store.get = async (id) => {
+    if (id === todo.todoId) await new Promise((resolve) => setTimeout(resolve, 2_500))
+    return get(id)
+  }
+  await boss.updateQueue('todo-reminders', { expireInSeconds: 1 })
+  try {
+    const reminded = nextInfoLog(services, /Reminder for u-grace: "Slow store"/)
+    const qs = pgBoss.getQueueService()
+    const jobId = await qs.add('todo-reminders', { todoId: todo.todoId }, { attempts: 1 })
+    await assert.rejects((await qs.getJob('todo-reminders', jobId))!.waitForCompletion!(15_000), /handler execution exceeded 1s/)
+    // The job is already failed, and sendReminder still runs to its end.
+    await reminded
+    assert.equal(((await boss.getJobById('todo-reminders', jobId)) as any).state, 'failed')
+  } finally {
+    await boss.updateQueue('todo-reminders', { expireInSeconds: 900 })
+    store.get = get
+  }
+})
+
 test('signed-claim-not-carried: a pikkuUserId signed by SignedQueueService does not reach the pg-boss job', async () => {
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
   try {
