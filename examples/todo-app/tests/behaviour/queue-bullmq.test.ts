@@ -235,6 +235,13 @@ test('worker-config-batch-size: registerQueues applies todo-cleanup\'s batchSize
   assert.equal(worker.opts.concurrency, 1)
 })
 
+test('worker-default-concurrency-one: a wiring without batchSize gets a BullMQ worker that runs one job at a time', () => {
+  // todo-reminders is wired without config; pg-boss would run 10 of its jobs at once.
+  assert.deepEqual(registered['todo-reminders']![0]!.applied, {})
+  const worker = (bull.getQueueWorkers() as any).workers.get('todo-reminders')
+  assert.equal(worker.opts.concurrency, 1)
+})
+
 test('priority-lower-first: on BullMQ a job with a lower priority number is handed out first', async () => {
   const connection = { host: redis.host, port: redis.port }
   const publisher = new ConnectedBullQueueService(connection)
