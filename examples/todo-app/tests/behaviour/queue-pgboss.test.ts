@@ -251,6 +251,20 @@ test('long-job-timed-out: on pg-boss a job still running when its queue\'s expir
   }
 })
 
+test('register-before-init-logged: registerQueues() on a factory whose init() did not run resolves, logs each queue as failed to register, and starts no worker', async () => {
+  const factory = new PgBossServiceFactory(postgres.url)
+  const errors = collectLogs(services, 'error')
+  try {
+    const result = await factory.getQueueWorkers().registerQueues()
+    assert.ok('todo-reminders' in result)
+    assert.ok(errors.lines.some((line) => line.startsWith('Failed to register queue processor todo-reminders:')))
+    assert.equal((factory.getQueueWorkers() as any).activeWorkers.size, 0)
+  } finally {
+    errors.restore()
+    await factory.close()
+  }
+})
+
 test('signed-claim-not-carried: a pikkuUserId signed by SignedQueueService does not reach the pg-boss job', async () => {
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
   try {
