@@ -39,6 +39,7 @@ let openTodoId: string
 let doneTodoId: string
 let bobTodoId: string
 let token: string
+let appJWT: Awaited<ReturnType<typeof createTestJWT>>
 
 before(async () => {
   hook = await startHook()
@@ -47,6 +48,7 @@ before(async () => {
   // declares CHAT_WEBHOOK_URL, so its scoped secrets service may read it.
   process.env.CHAT_WEBHOOK_URL = hook.url
   const jwt = await createTestJWT()
+  appJWT = jwt
   app = await startExpressApp({ jwt })
   token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'alice' })
   const { todoStore } = app.services
@@ -108,10 +110,28 @@ const refusedByAddonAuth = async (route: string, session: boolean) => {
 }
 
 test('ref-route-session-lost: in 0.12.90 a ref("chat:postToChat") route refuses even a caller with a session when the addon has auth: true', async () => {
-  // The route's own check passes (alice has a session), but the session does not reach the rpc.invoke that the ref()
-  // proxy makes, and that inner call is where wireAddon auth: true applies. An app function that calls the addon
-  // itself (announceTodo, below) does not lose it.
+  // The app's middleware runs with the addon's services (ref-route-middleware-addon-services, below), so alice's
+  // bearer token never becomes a session. An app function that calls the addon itself (announceTodo) does not lose it.
   await refusedByAddonAuth('/chat/post', true)
+})
+
+test('ref-route-middleware-addon-services: a ref() route to an addon function runs the app\'s global middleware with the addon\'s services, which have no jwt; with a jwt there, the caller\'s session reaches the addon call', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  await refusedByAddonAuth('/chat/post', true)
+  // The route's function resolves into the addon's package, and the runner hands the middleware the singleton
+  // services it built for that package (cached under the package name): built by pikkuAddonServices, with no jwt.
+  const addonServices = pikkuState('@todo-app/notify-addon', 'package', 'singletonServices') as unknown as Record<string, unknown>
+  assert.ok(addonServices)
+  assert.equal(addonServices.jwt, undefined)
+  addonServices.jwt = appJWT
+  try {
+    hook.received.length = 0
+    const { status, body } = await postVia('/chat/post', true)
+    assert.deepEqual([status, body], [200, { posted: true }])
+    assert.deepEqual(hook.received, [{ text: 'via /chat/post' }])
+  } finally {
+    delete addonServices.jwt
+  }
 })
 
 test('ref-route-addon-auth: on a ref() route with auth: false, wireAddon auth: true still refuses a caller without a session', async () => {
