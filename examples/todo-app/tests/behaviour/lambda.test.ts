@@ -50,6 +50,15 @@ const sqsEvent = (records: { id: string; body: string; queue?: string }[]): SQSE
   })) as never,
 })
 
+/** Records the ids sendReminder looks up in the to-do store, which it does first thing; `restore()` puts the real method back. */
+const watchTodoLookups = () => {
+  const store = (getSingletonServices() as unknown as { todoStore: { get(todoId: string): Promise<unknown> } }).todoStore
+  const get = store.get
+  const ids: string[] = []
+  store.get = async (todoId: string) => (ids.push(todoId), get.call(store, todoId))
+  return { ids, restore: () => void (store.get = get) }
+}
+
 let coldStartError: unknown
 before(async () => {
   // The first call builds the services (the entry file's cold start). It is made once without
@@ -163,14 +172,21 @@ test('lambda-v2-cookies-ignored: runFetchV2 does not read the cookies field of a
   }
 })
 
-test('sqs-worker-by-queue-name: runSQSQueueWorker runs the worker named by the ARN and reports only failed records', async () => {
-  const result = await lambda.reminders(
-    sqsEvent([
-      { id: 'm-ok', body: JSON.stringify({ todoId: 'gone' }) },
-      { id: 'm-bad', body: JSON.stringify({ notATodoId: 1 }) },
-    ]),
-  )
-  assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-bad' }] })
+test('sqs-worker-by-queue-name: runSQSQueueWorker runs the worker named by the ARN and reports only failed records, among them one whose body fails input validation before the function runs', async () => {
+  const lookups = watchTodoLookups()
+  try {
+    const result = await lambda.reminders(
+      sqsEvent([
+        { id: 'm-ok', body: JSON.stringify({ todoId: 'gone' }) },
+        { id: 'm-bad', body: JSON.stringify({ notATodoId: 1 }) },
+      ]),
+    )
+    assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-bad' }] })
+    // sendReminder ran for m-ok only: m-bad was refused by the input schema before the function was called.
+    assert.deepEqual(lookups.ids, ['gone'])
+  } finally {
+    lookups.restore()
+  }
 })
 
 test('sqs-unknown-queue-fails: a record from a queue no worker is wired to is reported as failed', async () => {
@@ -178,13 +194,20 @@ test('sqs-unknown-queue-fails: a record from a queue no worker is wired to is re
   assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-other' }] })
 })
 
-test('sqs-record-without-arn-rejects: one record without an eventSourceARN makes the whole invocation reject, the valid records with it', async () => {
+test('sqs-record-without-arn-rejects: one record without an eventSourceARN makes the whole invocation reject before any job runs, the valid records with it', async () => {
   const event = sqsEvent([
     { id: 'm-ok', body: JSON.stringify({ todoId: 'gone' }) },
     { id: 'm-no-arn', body: JSON.stringify({ todoId: 'gone' }) },
   ])
   delete (event.Records[1] as { eventSourceARN?: string }).eventSourceARN
-  await assert.rejects(lambda.reminders(event), { message: 'SQS record does not have eventSourceARN' })
+  const lookups = watchTodoLookups()
+  try {
+    await assert.rejects(lambda.reminders(event), { message: 'SQS record does not have eventSourceARN' })
+    // Not even the valid record's job ran: sendReminder never looked its to-do up.
+    assert.deepEqual(lookups.ids, [])
+  } finally {
+    lookups.restore()
+  }
 })
 
 test('scheduled-daily-digest: the dailyDigest handler runs the daily-digest task and no other wired task', async () => {
