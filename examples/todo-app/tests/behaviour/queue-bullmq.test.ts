@@ -171,6 +171,30 @@ test('no-attempts-one-try: a job published without attempts fails after a single
   }
 })
 
+test('unrecoverable-error-no-retry: a job whose function throws an error named UnrecoverableError ends failed after one try, whatever its attempts', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Store gone for good')
+  const store = services.todoStore
+  const get = store.get
+  let calls = 0
+  // The name is what BullMQ checks (Job.shouldRetryJob); the error passes through runQueueJob and the worker unchanged.
+  store.get = async (id) => {
+    if (id !== todo.todoId) return get.call(store, id)
+    calls++
+    throw Object.assign(new Error('todo store removed'), { name: 'UnrecoverableError' })
+  }
+  try {
+    const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId }, { attempts: 3, backoff: { type: 'fixed', delay: 10 } })
+    const job = await queueService.getJob('todo-reminders', jobId)
+    await assert.rejects(job!.waitForCompletion!(10_000), /todo store removed/)
+    const settled = await queueService.getJob('todo-reminders', jobId)
+    assert.equal(await settled!.status(), 'failed')
+    assert.equal((await settled!.metadata!()).attemptsMade, 1)
+    assert.equal(calls, 1)
+  } finally {
+    store.get = get
+  }
+})
+
 test('invalid-job-data-fails: job data that does not match the worker\'s input schema fails the job before the function runs', async () => {
   const watched = watchStoreGet(services)
   try {
