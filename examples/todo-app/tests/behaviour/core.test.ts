@@ -404,6 +404,26 @@ test('http-registered-error-not-logged: a registered error (a 404 from getTodo) 
   assert.ok(!lines.some((l) => l.includes('trace-9')), lines.join('\n'))
 })
 
+test('http-unmatched-route-logged-with-id: a path no route matches answers 404 with the request id as errorId, and the runner logs "Route not found" through its request-scoped logger', async () => {
+  app.services.logger.setLevel(LogLevel.info)
+  const calls: unknown[][] = []
+  const info = console.info
+  console.info = (...args: unknown[]) => void calls.push(args)
+  let response: Response | undefined
+  try {
+    response = await fetch(`${app.url}/no-such-path`, { headers: { 'x-request-id': 'trace-10' } })
+  } finally {
+    console.info = info
+    app.services.logger.setLevel(LogLevel.critical)
+  }
+  assert.equal(response?.status, 404)
+  assert.equal((await response!.json()).errorId, 'trace-10')
+  // ConsoleLogger prints the scope first: the request id, then the level, then the object the runner logs.
+  const routeNotFound = calls.filter((args) => (args[2] as { message?: string } | undefined)?.message === 'Route not found')
+  assert.equal(routeNotFound.length, 1, JSON.stringify(calls))
+  assert.deepEqual(routeNotFound[0]!.slice(0, 2), ['[trace-10]', 'INFO:'])
+})
+
 test('get-todo-statuses: GET /todos/:todoId answers 403 without a session, 403 to a stranger, 404 for a missing item, 200 to the owner', async () => {
   const todo = await createAs(alice, 'Statuses')
   assert.equal((await fetch(`${app.url}/todos/${todo.todoId}`)).status, 403)
