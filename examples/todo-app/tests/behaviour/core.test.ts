@@ -393,10 +393,14 @@ test('http-sse-error-unscoped: an SSE route whose function fails logs the error 
 test('http-registered-error-not-logged: a registered error (a 404 from getTodo) answers with the request id as errorId, but no log line carries that id', async () => {
   app.services.logger.setLevel(LogLevel.info)
   let response: Response | undefined
-  const lines = await captureConsole(async () => {
-    response = await fetch(`${app.url}/todos/no-such-todo`, { headers: { ...alice, 'x-request-id': 'trace-9' } })
-  })
-  app.services.logger.setLevel(LogLevel.critical)
+  let lines: string[]
+  try {
+    lines = await captureConsole(async () => {
+      response = await fetch(`${app.url}/todos/no-such-todo`, { headers: { ...alice, 'x-request-id': 'trace-9' } })
+    })
+  } finally {
+    app.services.logger.setLevel(LogLevel.critical)
+  }
   assert.equal(response?.status, 404)
   assert.equal((await response!.json()).errorId, 'trace-9')
   // The runner logged the request (the unscoped "Matched route" line), but nothing with its id.
