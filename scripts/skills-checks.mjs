@@ -658,7 +658,11 @@ export const CHECKS = {
         // server left on it), so the backend's own process must still run and have logged PikkuExpressServer's line.
         const backend = t.proc(/run dev$/);
         assert.equal(backend.exited, null, `the backend exited:\n${backend.log.slice(-2000)}`);
-        assert.match(backend.log, /listening on port \d+/, `the backend never logged its start:\n${backend.log.slice(-2000)}`);
+        assert.match(
+          backend.log,
+          /listening on port \d+/,
+          `the backend never logged its start:\n${backend.log.slice(-2000)}`,
+        );
       },
     ],
     [
