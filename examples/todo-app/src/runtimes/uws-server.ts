@@ -12,6 +12,7 @@ const server = new PikkuUWSServer(
   logger,
 )
 server.enableExitOnSigInt()
-// Runner options for the HTTP handler; here, log a warning for every 500.
+// Runner options for the HTTP handler; here, log a warning for a registered error with status 500, such as
+// InternalServerError. An unregistered error also answers 500, but it is logged as an error whatever this lists.
 await server.init({ logWarningsForStatusCodes: [500] })
 await server.start()
