@@ -421,8 +421,13 @@ test('max-payload-1009: a frame over DEFAULT_WS_MAX_PAYLOAD (1 MiB) closes that 
   assert.equal((await after.call('listTodos')).action, 'listTodos')
 })
 
-test('max-payload-crash-without-listener: without an error listener on accepted sockets, one oversized frame ends the server process', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/behaviour/harness/ws-child.ts'], {
+/**
+ * Starts a server in a child process (the harness file prints `{ port }` once it listens), sends one frame over
+ * DEFAULT_WS_MAX_PAYLOAD on /todos/live, and checks that the socket closes with 1009 and the process ends with
+ * ws's unhandled 'error' event.
+ */
+const oversizedFrameEndsChild = async (harnessFile: string) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', harnessFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG: '' },
   })
@@ -446,34 +451,13 @@ test('max-payload-crash-without-listener: without an error listener on accepted 
   } finally {
     if (child.exitCode === null) child.kill()
   }
-})
+}
 
-test('dev-server-max-payload-crash: the Node.js server that pikku dev and pikku serve run has no error listener on its sockets either, so one oversized message ends it', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/behaviour/harness/dev-server-child.ts'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG: '' },
-  })
-  try {
-    let stderr = ''
-    child.stderr.on('data', (d) => (stderr += d))
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout.once('data', (d) => resolve(JSON.parse(String(d)).port))
-      exited.then(() => reject(new Error(`child exited early:\n${stderr}`)))
-    })
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/todos/live`)
-    ws.on('error', () => {})
-    await new Promise((resolve) => ws.once('open', resolve))
-    const closed = new Promise<number>((resolve) => ws.once('close', resolve))
-    ws.send('x'.repeat(DEFAULT_WS_MAX_PAYLOAD + 1))
-    assert.equal(await closed, 1009)
-    assert.equal(await exited, 1)
-    assert.match(stderr, /Unhandled 'error' event/)
-    assert.match(stderr, /RangeError: Max payload size exceeded/)
-  } finally {
-    if (child.exitCode === null) child.kill()
-  }
-})
+test('max-payload-crash-without-listener: without an error listener on accepted sockets, one oversized frame ends the server process', () =>
+  oversizedFrameEndsChild('tests/behaviour/harness/ws-child.ts'))
+
+test('dev-server-max-payload-crash: the Node.js server that pikku dev and pikku serve run has no error listener on its sockets either, so one oversized message ends it', () =>
+  oversizedFrameEndsChild('tests/behaviour/harness/dev-server-child.ts'))
 
 test('event-hub-fan-out: completeTodo reaches the owner’s other subscribed sockets, not the sender', async () => {
   const a1 = await signedIn('eve')

@@ -8,9 +8,8 @@ import { PikkuFastifyServer } from '@pikku/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import { startFastifyApp } from './harness/fastify.js'
-import { holdHealthStream, type RunningApp } from './harness/app.js'
+import { assertStopWaitsForStream, type RunningApp } from './harness/app.js'
 import { freePort } from './harness/services.js'
-import { get, type IncomingMessage } from 'node:http'
 import { bearer, createTestJWT } from './harness/http.js'
 
 let app: RunningApp
@@ -277,32 +276,7 @@ test('server-stop-waits-for-stream: PikkuFastifyServer.stop(), which enableExitO
   const server = new PikkuFastifyServer({ port, hostname: '127.0.0.1' }, app.services.logger)
   await server.init()
   await server.start()
-  // For this test only, GET /health becomes a stream whose function waits between two events; put back below.
-  const held = await holdHealthStream()
-  try {
-    // A client without keep-alive, so the connection closes when the stream ends rather than idling until its timeout.
-    const stream = await new Promise<IncomingMessage>((resolve, reject) =>
-      get(`http://127.0.0.1:${port}/health`, { agent: false, headers: { accept: 'text/event-stream' } }, resolve).on('error', reject),
-    )
-    await held.firstSent
-    let stopped = false
-    const stopping = server.stop().then(() => (stopped = true))
-    // The listening socket is closed: a new connection is refused, while the stream's connection stays open.
-    await assert.rejects(fetch(`http://127.0.0.1:${port}/health`), (error: any) => error.cause?.code === 'ECONNREFUSED')
-    const open = await new Promise<number>((resolve, reject) =>
-      server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
-    )
-    assert.equal(open, 1)
-    assert.equal(stopped, false)
-    // The stream ends once its function returns; only then does stop() resolve.
-    held.release()
-    for await (const _chunk of stream);
-    await stopping
-    assert.equal(stopped, true)
-  } finally {
-    held.restore()
-    server.app.server.closeAllConnections()
-  }
+  await assertStopWaitsForStream(port, server.app.server, () => server.stop())
 })
 
 test('respond-404-false-empty-200: registered with respondWith404 false, the plugin ends an unknown path as an empty 200', async () => {

@@ -7,12 +7,12 @@ import { CorePikkuFetch, PikkuFetchError } from '@pikku/fetch'
 import * as errors from '@pikku/core/errors'
 import { getAllPackageStates, pikkuState } from '@pikku/core/state'
 import { TodoLimitReachedError } from '../../src/errors.js'
-import { holdHealthStream, startExpressApp, waitFor, type RunningApp } from './harness/app.js'
+import { assertStopWaitsForStream, startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import express from 'express'
 import cors from 'cors'
-import { get, type IncomingMessage, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
@@ -837,32 +837,7 @@ test('express-stop-waits-for-stream: PikkuExpressServer.stop(), which enableExit
   const server = new PikkuExpressServer({ port, hostname: '127.0.0.1' }, app.services.logger)
   await server.init()
   await server.start()
-  // For this test only, GET /health becomes a stream whose function waits between two events; put back below.
-  const held = await holdHealthStream()
-  try {
-    // A client without keep-alive, so the connection closes when the stream ends rather than idling until its timeout.
-    const stream = await new Promise<IncomingMessage>((resolve, reject) =>
-      get(`http://127.0.0.1:${port}/health`, { agent: false, headers: { accept: 'text/event-stream' } }, resolve).on('error', reject),
-    )
-    await held.firstSent
-    let stopped = false
-    const stopping = server.stop().then(() => (stopped = true))
-    // The listening socket is closed: a new connection is refused, while the stream's connection stays open.
-    await assert.rejects(fetch(`http://127.0.0.1:${port}/health`), (error: any) => error.cause?.code === 'ECONNREFUSED')
-    const open = await new Promise<number>((resolve, reject) =>
-      server.getHttpServer().getConnections((error, count) => (error ? reject(error) : resolve(count))),
-    )
-    assert.equal(open, 1)
-    assert.equal(stopped, false)
-    // The stream ends once its function returns; only then does stop() resolve.
-    held.release()
-    for await (const _chunk of stream);
-    await stopping
-    assert.equal(stopped, true)
-  } finally {
-    held.restore()
-    server.getHttpServer().closeAllConnections()
-  }
+  await assertStopWaitsForStream(port, server.getHttpServer(), () => server.stop())
 })
 
 test('express-enable-cors-order: PikkuExpressServer.enableCors() adds its headers when called before init(), and none when called after', async () => {

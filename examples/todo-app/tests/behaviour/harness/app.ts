@@ -1,6 +1,8 @@
 // The to-do app started in this process, on 127.0.0.1 and a free port, the way src/start.ts starts it: the
 // generated bootstrap, src/config.ts, src/services.ts and the real runtime package. One start per test file.
 import '#pikku/pikku-bootstrap.gen.js'
+import assert from 'node:assert/strict'
+import { get, type IncomingMessage, type Server } from 'node:http'
 import { PikkuExpressServer } from '@pikku/express'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { LogLevel } from '@pikku/core/services'
@@ -126,4 +128,42 @@ export const holdHealthStream = async () => {
     },
   } as never)
   return held
+}
+
+/**
+ * For a server started on `port` whose http.Server is `httpServer`: opens the held GET /health stream, calls
+ * `stop()`, and checks that the listening socket is closed at once (a new connection is refused) while `stop()`
+ * stays pending with the stream's connection open, and resolves once the stream has ended.
+ */
+export const assertStopWaitsForStream = async (
+  port: number,
+  httpServer: Server,
+  stop: () => Promise<void>,
+) => {
+  // For this check only, GET /health becomes a stream whose function waits between two events; put back below.
+  const held = await holdHealthStream()
+  try {
+    // A client without keep-alive, so the connection closes when the stream ends rather than idling until its timeout.
+    const stream = await new Promise<IncomingMessage>((resolve, reject) =>
+      get(`http://127.0.0.1:${port}/health`, { agent: false, headers: { accept: 'text/event-stream' } }, resolve).on('error', reject),
+    )
+    await held.firstSent
+    let stopped = false
+    const stopping = stop().then(() => (stopped = true))
+    // The listening socket is closed: a new connection is refused, while the stream's connection stays open.
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/health`), (error: any) => error.cause?.code === 'ECONNREFUSED')
+    const open = await new Promise<number>((resolve, reject) =>
+      httpServer.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    )
+    assert.equal(open, 1)
+    assert.equal(stopped, false)
+    // The stream ends once its function returns; only then does stop() resolve.
+    held.release()
+    for await (const _chunk of stream);
+    await stopping
+    assert.equal(stopped, true)
+  } finally {
+    held.restore()
+    httpServer.closeAllConnections()
+  }
 }
