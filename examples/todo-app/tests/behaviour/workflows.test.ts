@@ -340,14 +340,16 @@ test('changed-definition-fails-run: a run replayed after its workflow\'s graph h
   assert.equal(run.error.message, `Workflow 'todoReminderWorkflow' version '${recordedHash}' not found. Cannot resume with changed definition.`)
 })
 
-test('suspend-passed-by-any-decision: a decision for any reason wakes a suspended run, and the replay walks past workflow.suspend', async () => {
+/**
+ * Registers, for one test, a DSL workflow named `name` that suspends with the reason 'Wait for a review' and then
+ * returns { passed: true }, as the generated files would register it; `use` runs with it, and it is removed after.
+ */
+const withSuspendProbe = async (name: string, use: (name: string) => Promise<void>) => {
   const { pikkuState } = await import('@pikku/core/state')
   const { addWorkflow } = await import('@pikku/core/workflow')
-  // A workflow registered for this test only, as the generated files would register it; removed in finally.
-  const name = 'suspendProbeWorkflow'
   const workflowsMeta = pikkuState(null, 'workflows', 'meta') as Record<string, any>
   const functionsMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
-  workflowsMeta[name] = { name, pikkuFuncId: name, source: 'dsl', graphHash: 'suspend-probe' }
+  workflowsMeta[name] = { name, pikkuFuncId: name, source: 'dsl', graphHash: `${name}-hash` }
   functionsMeta[name] = { pikkuFuncId: name, sessionless: true, inputSchemaName: null, outputSchemaName: null }
   addWorkflow(name, {
     func: async (_services: unknown, _input: unknown, { workflow }: any) => {
@@ -355,8 +357,19 @@ test('suspend-passed-by-any-decision: a decision for any reason wakes a suspende
       return { passed: true }
     },
   })
-  const jobs: unknown[] = []
   try {
+    await use(name)
+  } finally {
+    delete workflowsMeta[name]
+    delete functionsMeta[name]
+    pikkuState(null, 'workflows', 'registrations').delete(name)
+    pikkuState(null, 'function', 'functions').delete(name)
+  }
+}
+
+test('suspend-passed-by-any-decision: a decision for any reason wakes a suspended run, and the replay walks past workflow.suspend', async () => {
+  const jobs: unknown[] = []
+  await withSuspendProbe('suspendProbeWorkflow', async (name) => {
     const { runId } = await services.workflowService.startWorkflow(name, {}, { type: 'test' }, rpcFor(services))
     assert.equal((await services.workflowService.getRun(runId)).status, 'suspended')
     // The suspension point is recorded as succeeded at the moment the run suspends.
@@ -377,30 +390,11 @@ test('suspend-passed-by-any-decision: a decision for any reason wakes a suspende
     const run = await services.workflowService.getRun(runId)
     assert.equal(run.status, 'completed')
     assert.deepEqual(run.output, { passed: true })
-  } finally {
-    delete workflowsMeta[name]
-    delete functionsMeta[name]
-    pikkuState(null, 'workflows', 'registrations').delete(name)
-    pikkuState(null, 'function', 'functions').delete(name)
-  }
+  })
 })
 
 test('suspended-error-kept: a suspended run that resumes and completes keeps the suspension reason as its error on the in-memory store', async () => {
-  const { pikkuState } = await import('@pikku/core/state')
-  const { addWorkflow } = await import('@pikku/core/workflow')
-  // Registered for this test only, as in suspend-passed-by-any-decision; removed in finally.
-  const name = 'suspendErrorProbeWorkflow'
-  const workflowsMeta = pikkuState(null, 'workflows', 'meta') as Record<string, any>
-  const functionsMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
-  workflowsMeta[name] = { name, pikkuFuncId: name, source: 'dsl', graphHash: 'suspend-error-probe' }
-  functionsMeta[name] = { pikkuFuncId: name, sessionless: true, inputSchemaName: null, outputSchemaName: null }
-  addWorkflow(name, {
-    func: async (_services: unknown, _input: unknown, { workflow }: any) => {
-      await workflow.suspend('Wait for a review')
-      return { passed: true }
-    },
-  })
-  try {
+  await withSuspendProbe('suspendErrorProbeWorkflow', async (name) => {
     const { runId } = await services.workflowService.startWorkflow(name, {}, { type: 'test' }, rpcFor(services))
     assert.equal((await services.workflowService.getRun(runId)).status, 'suspended')
     // What the orchestrator queue worker does once resumeWorkflow has queued the run.
@@ -412,12 +406,7 @@ test('suspended-error-kept: a suspended run that resumes and completes keeps the
     const status = await services.workflowService.getRunStatus(runId)
     assert.equal(status.status, 'completed')
     assert.deepEqual(status.error, { message: 'Wait for a review' })
-  } finally {
-    delete workflowsMeta[name]
-    delete functionsMeta[name]
-    pikkuState(null, 'workflows', 'registrations').delete(name)
-    pikkuState(null, 'function', 'functions').delete(name)
-  }
+  })
 })
 
 test('claimed-step-not-recovered: a step left running by a step worker that died is neither run again on redelivery nor swept', async () => {
