@@ -175,6 +175,16 @@ const removeWebhookGateway = async (name: string, route: string, funcIds: string
   httpRouter.reset()
 }
 
+/** A hand-written gateway adapter that records what parse receives and lets nothing through; `more` adds methods. */
+const recordingAdapter = (parsed: unknown[], more: Record<string, unknown> = {}) => ({
+  name: 'probe',
+  parse: (data: unknown) => (parsed.push(data), null),
+  send: async () => {},
+  init: async () => {},
+  close: async () => {},
+  ...more,
+})
+
 test('verify-result-on-post: on POST, a verifyWebhook result of { verified: false } lets the event on to parse, and { verified: true } answers with its response in place of the event', async () => {
   const { wireGateway } = await import('@pikku/core/gateway')
   const { pikkuState } = await import('@pikku/core/state')
@@ -191,14 +201,7 @@ test('verify-result-on-post: on POST, a verifyWebhook result of { verified: fals
       name,
       type: 'webhook',
       route,
-      adapter: {
-        name: 'probe',
-        parse: (data: unknown) => (parsed.push(data), null),
-        send: async () => {},
-        init: async () => {},
-        close: async () => {},
-        verifyWebhook: async () => verdict,
-      },
+      adapter: recordingAdapter(parsed, { verifyWebhook: async () => verdict }),
       func: { func: async () => {} },
     } as any)
     // The metadata `pikku` would have generated for the route and its function.
@@ -450,13 +453,7 @@ test('webhook-route-constant-500: a webhook gateway whose route pikku recorded u
       name,
       type: 'webhook',
       route,
-      adapter: {
-        name: 'probe',
-        parse: (data: unknown) => (parsed.push(data), null),
-        send: async () => {},
-        init: async () => {},
-        close: async () => {},
-      },
+      adapter: recordingAdapter(parsed),
       func: { func: async () => {} },
     } as any)
     // What `pikku` generates for `route: PROBE_ROUTE`: the route's metadata keyed by the constant's name.

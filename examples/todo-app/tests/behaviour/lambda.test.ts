@@ -14,7 +14,7 @@ import { createLambdaHandler, SQSQueueService as LambdaSQSQueueService } from '@
 import { runFetchV2 } from '@pikku/lambda/http'
 import { collectLogs, HELD_STREAM_ANSWER, holdHealthStream, quiet } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
-import { startRedis } from './harness/services.js'
+import { sqliteDatabase, startRedis } from './harness/services.js'
 import { recordingLogger } from './harness/core-probes.js'
 
 process.env.AWS_REGION ??= 'eu-west-1'
@@ -792,24 +792,11 @@ test('lambda-redis-stores-keep-topic: after RedisChannelStore.removeChannels, Re
 })
 
 test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers false for a database error, and LambdaEventHubService.subscribe resolves all the same, while publish and unsubscribe reject', async () => {
-  const { DatabaseSync } = await import('node:sqlite')
   const { Kysely, SqliteDialect } = await import('kysely')
   const { KyselyEventHubStore } = await import('@pikku/kysely')
   const { LambdaEventHubService } = await import('@pikku/lambda/websocket')
   // An empty SQLite database, in the shape Kysely's SqliteDialect expects: no channel tables were migrated.
-  const database = new DatabaseSync(':memory:')
-  const adapter = {
-    close: () => database.close(),
-    prepare: (text: string) => {
-      const statement = database.prepare(text)
-      return {
-        reader: statement.columns().length > 0,
-        all: (parameters: ReadonlyArray<unknown>) => statement.all(...(parameters as never[])),
-        run: (parameters: ReadonlyArray<unknown>) => statement.run(...(parameters as never[])),
-        iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(...(parameters as never[])),
-      }
-    },
-  }
+  const adapter = await sqliteDatabase()
   const db = new Kysely<never>({ dialect: new SqliteDialect({ database: adapter as never }) })
   try {
     const eventHubStore = new KyselyEventHubStore(db as never)
@@ -829,24 +816,11 @@ test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers f
 })
 
 test('lambda-kysely-sqlite-no-cascade: on SQLite the Kysely channel store\'s removeChannels takes the subscriptions with it only while foreign keys are enforced; with them off, SQLite\'s own default, they stay on the topic, and PRAGMA foreign_keys = ON run through the Kysely turns them on', async () => {
-  const { DatabaseSync } = await import('node:sqlite')
   const { Kysely, SqliteDialect, CamelCasePlugin, sql } = await import('kysely')
   const { applyPikkuSchemas, channelSchema, KyselyChannelStore, KyselyEventHubStore } = await import('@pikku/kysely')
   const remaining = async (enableForeignKeyConstraints: boolean, pragma = false) => {
     // node:sqlite turns foreign keys on unless told not to; SQLite itself leaves them off until PRAGMA foreign_keys = ON.
-    const database = new DatabaseSync(':memory:', { enableForeignKeyConstraints })
-    const adapter = {
-      close: () => database.close(),
-      prepare: (text: string) => {
-        const statement = database.prepare(text)
-        return {
-          reader: statement.columns().length > 0,
-          all: (parameters: ReadonlyArray<unknown>) => statement.all(...(parameters as never[])),
-          run: (parameters: ReadonlyArray<unknown>) => statement.run(...(parameters as never[])),
-          iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(...(parameters as never[])),
-        }
-      },
-    }
+    const adapter = await sqliteDatabase({ enableForeignKeyConstraints })
     const db = new Kysely<never>({ dialect: new SqliteDialect({ database: adapter as never }), plugins: [new CamelCasePlugin()] })
     try {
       // Kysely's SQLite dialect keeps one connection, so a pragma run through it holds for the stores' queries.

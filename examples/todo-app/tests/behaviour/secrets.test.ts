@@ -22,7 +22,7 @@ import { registerProbe } from './harness/core-probes.js'
 import { addFunction } from '@pikku/core/function'
 import { RedisSecretService, RedisSessionStore } from '@pikku/redis'
 import { Redis } from 'ioredis'
-import { startRedis, type RunningService } from './harness/services.js'
+import { sqliteDatabase, startRedis, type RunningService } from './harness/services.js'
 import type { Notifier } from '../../src/notifier.js'
 
 let app: SignedInApp
@@ -436,24 +436,6 @@ test('redis-stores-sample: the storage page sample reads the encryption key from
     await sessionStore.close()
   }
 })
-
-/** An in-memory node:sqlite database in the shape Kysely's SqliteDialect expects. */
-const sqliteDatabase = async (options: { enableForeignKeyConstraints?: boolean } = {}) => {
-  const { DatabaseSync } = await import('node:sqlite')
-  const database = new DatabaseSync(':memory:', options)
-  return {
-    close: () => database.close(),
-    prepare: (text: string) => {
-      const statement = database.prepare(text)
-      return {
-        reader: statement.columns().length > 0,
-        all: (parameters: ReadonlyArray<unknown>) => statement.all(...(parameters as never[])),
-        run: (parameters: ReadonlyArray<unknown>) => statement.run(...(parameters as never[])),
-        iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(...(parameters as never[])),
-      }
-    },
-  }
-}
 
 test('sqlite-stores-need-camel-case: on a Kysely without CamelCasePlugin, as createSQLiteKysely builds it, the session, secret and channel stores pass init() and then fail their first query; withPlugin(new CamelCasePlugin()) fixes it', async () => {
   const { Kysely, SqliteDialect, CamelCasePlugin } = await import('kysely')

@@ -153,3 +153,21 @@ export const startPostgres = async (): Promise<RunningService> => {
   }
   return { host: '127.0.0.1', port, url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop }
 }
+
+/** An in-memory node:sqlite database in the shape Kysely's SqliteDialect expects. */
+export const sqliteDatabase = async (options: { enableForeignKeyConstraints?: boolean } = {}) => {
+  const { DatabaseSync } = await import('node:sqlite')
+  const database = new DatabaseSync(':memory:', options)
+  return {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      const statement = database.prepare(text)
+      return {
+        reader: statement.columns().length > 0,
+        all: (parameters: ReadonlyArray<unknown>) => statement.all(...(parameters as never[])),
+        run: (parameters: ReadonlyArray<unknown>) => statement.run(...(parameters as never[])),
+        iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(...(parameters as never[])),
+      }
+    },
+  }
+}
