@@ -780,8 +780,10 @@ test('dev-server-stop-waits-for-sockets: the Node.js server that pikku dev and p
     stopped = server.stop().then(() => {
       finished = true
     })
-    // Five times the grace period: the force-close of the HTTP server never gets its turn.
-    await new Promise((resolve) => setTimeout(resolve, 1000))
+    // stop() is held at wss.close(): the HTTP server, whose drain holds the grace timer, still answers, so that timer
+    // has not even started, and the socket still carries a round trip.
+    assert.equal((await fetch(`http://127.0.0.1:${port}/health`)).status, 200)
+    assert.equal((await c.call('listTodos')).action, 'listTodos')
     assert.equal(finished, false)
     await c.close()
     await stopped
@@ -844,7 +846,18 @@ test('node-http-server-stop-waits-for-sockets: PikkuNodeHTTPServer.stop() with @
   const services = app.services as any
   const port = await freePort()
   const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_WS_MAX_PAYLOAD })
-  const server = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1', shutdownGracePeriodMs: 200 }, services.logger, {
+  // The server's logger, with its info() also reporting the line the grace timer logs before closeAllConnections().
+  let forced!: () => void
+  const forceClosed = new Promise<void>((resolve) => (forced = resolve))
+  const logger = Object.create(services.logger, {
+    info: {
+      value: (message: string, ...rest: unknown[]) => {
+        if (String(message).includes('force-closing in-flight connections')) forced()
+        return services.logger.info(message, ...rest)
+      },
+    },
+  })
+  const server = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1', shutdownGracePeriodMs: 200 }, logger, {
     configureServer: (httpServer) => pikkuWebsocketHandler({ server: httpServer, wss, logger: services.logger }),
   })
   await server.init()
@@ -857,10 +870,10 @@ test('node-http-server-stop-waits-for-sockets: PikkuNodeHTTPServer.stop() with @
     stopped = server.stop().then(() => {
       finished = true
     })
-    // Five times the grace period: closeAllConnections() has run and the upgraded socket is still open.
-    await new Promise((resolve) => setTimeout(resolve, 1000))
+    // The grace period has passed and closeAllConnections() has run; the upgraded socket still carries a round trip.
+    await forceClosed
+    assert.equal((await c.call('listTodos')).action, 'listTodos')
     assert.equal(finished, false)
-    assert.equal(c.ws.readyState, WebSocket.OPEN)
     await c.close()
     await stopped
     assert.equal(finished, true)
