@@ -13,6 +13,7 @@ const server = new PikkuUWSServer(
 )
 server.enableExitOnSigInt()
 // Runner options for the HTTP handler; here, log a warning for a registered error with status 500, such as
-// InternalServerError. An unregistered error also answers 500, but it is logged as an error whatever this lists.
+// InternalServerError. An unregistered error also answers 500, but it is logged as an error whatever this lists,
+// and so is any error a function on an SSE route throws (the routes in todos.sse.ts among them).
 await server.init({ logWarningsForStatusCodes: [500] })
 await server.start()
