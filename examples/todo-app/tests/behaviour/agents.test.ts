@@ -146,6 +146,24 @@ test('tool-error-streamed: on a streamed run a failing tool is handed to the mod
   assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Permission denied' })
 })
 
+test('tool-scope-not-filtered: a tool whose function requires a scope the session lacks is still offered, and calling it fails with MissingScopeError', async () => {
+  // agent-prepare.ts in core 0.12.90 filters the offered tools by their permissions only. listTodos declares no
+  // scopes, so the test gives its registered config one for the length of the test (the runner reads it first).
+  const listTodos = pikkuState(null, 'function', 'functions').get('listTodos')!
+  const before = listTodos.scopes
+  listTodos.scopes = ['todos:read']
+  try {
+    model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'I cannot read your list.' })
+    await sseEvents(await stream('alice', '/assistant/stream', { message: 'What is on my list?', threadId: 'alice-scoped-tool' }))
+    assert.ok(model.calls[0].tools.some((t) => t.name === 'listTodos'))
+    const toolMessage: any = model.calls[1].prompt.at(-1)
+    assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Missing required scope: todos:read' })
+  } finally {
+    if (before === undefined) delete listTodos.scopes
+    else listTodos.scopes = before
+  }
+})
+
 test('approval-suspends: a call of an approvalRequired function stops the run with a pending approval carrying the description', async () => {
   const todo = await newTodo('alice', 'Old plan')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
