@@ -549,3 +549,31 @@ test('deploy-failure-exit-0: pikku deploy apply --from-plan whose provider repor
     rmSync(root, { recursive: true, force: true })
   }
 })
+
+test('scaffold-path-deletes-files: before it generates anything, pikku all deletes the file a scenarios path names, and a file named like a surface file one folder above that file\'s folder', async () => {
+  // The first two steps of @pikku/cli 0.12.113's `pikku all` (all.workflow.js calls pruneLegacyScaffoldFiles, then
+  // removeRetiredScaffoldFiles, before any inspection), called in this process on the config its own loader resolves.
+  const root = mkdtempSync(join(tmpdir(), 'pikku-scaffold-path-'))
+  const utils = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'utils')
+  const { getPikkuCLIConfig } = await import(join(utils, 'pikku-cli-config.js'))
+  const { pruneLegacyScaffoldFiles, removeRetiredScaffoldFiles } = await import(join(utils, 'remove-legacy-scaffold-file.js'))
+  try {
+    mkdirSync(join(root, 'src', 'realtime'), { recursive: true })
+    writeFileSync(join(root, 'tsconfig.json'), '{}')
+    const scaffold = { events: { path: 'src/realtime/events.ts' }, scenarios: { path: 'src/scenarios.ts' } }
+    writeFileSync(join(root, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['src'], outDir: '.pikku', scaffold }))
+    // Two files of the project's own, neither of them generated.
+    writeFileSync(join(root, 'src', 'events.ts'), 'export const mine = 1\n')
+    writeFileSync(join(root, 'src', 'scenarios.ts'), 'export const mine = 2\n')
+    const logger = { info: () => {}, warn: () => {}, debug: () => {}, error: () => {} }
+    const config = await getPikkuCLIConfig(logger, join(root, 'pikku.config.json'), [])
+    assert.equal(config.eventsChannelFile, join(root, 'src', 'realtime', 'events.ts'))
+    await pruneLegacyScaffoldFiles(config)
+    assert.equal(existsSync(join(root, 'src', 'events.ts')), false)
+    assert.equal(existsSync(join(root, 'src', 'scenarios.ts')), true)
+    await removeRetiredScaffoldFiles(config)
+    assert.equal(existsSync(join(root, 'src', 'scenarios.ts')), false)
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+})
