@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { generateKeyPairSync } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { APIGatewayEvent, APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda'
-import { getSingletonServices, pikkuState } from '@pikku/core/state'
+import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
 import { ForbiddenError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { AWSSecrets, S3Content, SQSQueueService } from '@pikku/aws-services'
@@ -492,6 +492,35 @@ test('cloudflare-event-hub-binary-as-json: CloudflareEventHubService ignores isB
   await hub.subscribe('bytes', 'c1')
   await hub.publish('bytes', null as never, new Uint8Array([1, 2]), true)
   assert.deepEqual(socket.sent, ['{"0":1,"1":2}'])
+})
+
+test('cloudflare-ws-do-new-hub-per-event: the Durable Object class of a deploy-generated channel unit puts a new CloudflareEventHubService on the singleton services for each event, so a subscription made in one event is gone in the next', async () => {
+  await import('./harness/core-cloudflare.js')
+  const { createCloudflareWebSocketHandler, PikkuWebSocketHibernationServer } = await import('@pikku/cloudflare/handler')
+  type Hub = { subscribe(topic: string, channelId: string): Promise<void>; publish(topic: string, from: null, data: unknown): Promise<void> }
+  const previous = getSingletonServices()
+  const socket = { sent: [] as string[] }
+  const { ctx } = fakeDurableObject({ c1: socket })
+  const services = { logger: { info() {}, warn() {}, error() {}, debug() {} } }
+  try {
+    // What the generated entry does; setupServices then registers these services as core's singleton services.
+    // (It also keeps them in a module-level cache of @pikku/cloudflare; no other test here calls setupServices.)
+    createCloudflareWebSocketHandler({ createConfig: async () => ({}), createSingletonServices: async () => services as never })
+    const durableObject = new PikkuWebSocketHibernationServer(ctx as never, {}) as unknown as {
+      getParams(): Promise<{ singletonServices: { eventHub: Hub } }>
+    }
+    // One event (say a connect): a channel function subscribes through the services' hub.
+    const first = (await durableObject.getParams()).singletonServices.eventHub
+    await first.subscribe('todos:cf', 'c1')
+    // The next event on the same object replaces the hub, and the runners read it from core's singleton services.
+    const next = (await durableObject.getParams()).singletonServices.eventHub
+    assert.notEqual(next, first)
+    assert.equal((getSingletonServices() as unknown as { eventHub: Hub }).eventHub, next)
+    await next.publish('todos:cf', null, { n: 1 })
+    assert.deepEqual(socket.sent, [])
+  } finally {
+    setSingletonServices(previous)
+  }
 })
 
 test('nextjs-api-route: pikkuAPIRequest strips /api and answers GET /api/health 200, GET /api/todos without a session 403', async () => {
