@@ -1,7 +1,7 @@
 // The serverless entry files run locally: src/runtimes/lambda.ts (@pikku/lambda) called with synthetic API Gateway,
 // SQS and EventBridge invocations, and src/runtimes/cloudflare.ts (@pikku/cloudflare) called with a fetch Request,
 // both in Node.js. No AWS or Cloudflare service is reached: nothing here publishes a job.
-import { after, before, test } from 'node:test'
+import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { generateKeyPairSync } from 'node:crypto'
 import { Readable } from 'node:stream'
@@ -499,6 +499,7 @@ test('cloudflare-ws-do-new-hub-per-event: the Durable Object class of a deploy-g
   const { createCloudflareWebSocketHandler, PikkuWebSocketHibernationServer } = await import('@pikku/cloudflare/handler')
   type Hub = { subscribe(topic: string, channelId: string): Promise<void>; publish(topic: string, from: null, data: unknown): Promise<void> }
   const previous = getSingletonServices()
+  const previousHub = previous.eventHub
   const socket = { sent: [] as string[] }
   const { ctx } = fakeDurableObject({ c1: socket })
   const services = { logger: { info() {}, warn() {}, error() {}, debug() {} } }
@@ -519,7 +520,42 @@ test('cloudflare-ws-do-new-hub-per-event: the Durable Object class of a deploy-g
     await next.publish('todos:cf', null, { n: 1 })
     assert.deepEqual(socket.sent, [])
   } finally {
+    // Should setupServices already hold the app's services (cached by an earlier call), getParams changed their hub.
+    previous.eventHub = previousHub
     setSingletonServices(previous)
+  }
+})
+
+test('cloudflare-dispatch-skip-503: the /__pikku/scheduler-job route of createCloudflareHandler answers a skipped run with 503, the status it keeps for errors worth retrying, and a task name nobody registered too', async () => {
+  await import('./harness/core-cloudflare.js')
+  const { createCloudflareHandler } = await import('@pikku/cloudflare/handler')
+  const app = getSingletonServices()
+  // Hand setupServices the app's own services, so the singleton services stay what they were whatever it has cached.
+  const Handler = createCloudflareHandler({ createConfig: async () => ({}), createSingletonServices: async () => app }, ['scheduled'])
+  const worker = new Handler(undefined, {})
+  // The stand-in WorkerEntrypoint does not keep env, as the Workers runtime does; set it as the runtime would.
+  Object.assign(worker, { env: { PIKKU_DISPATCH_SECRET: 'dispatch-secret-for-tests' } })
+  const dispatch = (taskName: string) =>
+    worker.fetch(
+      new Request('http://worker/__pikku/scheduler-job', {
+        method: 'POST',
+        headers: { 'x-pikku-dispatch': 'dispatch-secret-for-tests' },
+        body: JSON.stringify({ taskName }),
+      }),
+    )
+  // Saturday 14 March 2026: the weekday digest calls scheduledTask.skip().
+  mock.timers.enable({ apis: ['Date'], now: Date.UTC(2026, 2, 14, 8, 30) })
+  try {
+    const skipped = await dispatch('weekday-digest')
+    assert.equal(skipped.status, 503)
+    assert.equal((await skipped.json()).errorName, 'ScheduledTaskSkippedError')
+    // Only PikkuMissingMetaError gets the no-retry 422; an unknown task name fails with another error.
+    const unknown = await dispatch('no-such-task')
+    assert.equal(unknown.status, 503)
+    assert.match((await unknown.json()).message, /Scheduled task not found: no-such-task/)
+  } finally {
+    mock.timers.reset()
+    setSingletonServices(app)
   }
 })
 
