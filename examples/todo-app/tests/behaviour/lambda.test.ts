@@ -526,6 +526,38 @@ test('cloudflare-ws-do-new-hub-per-event: the Durable Object class of a deploy-g
   }
 })
 
+test('cloudflare-close-not-told-to-services-hub: when a socket closes, CloudflareWebSocketHibernationServer tells only its own hub, so the eventHub in the services keeps the channel until a publish finds no socket and logs it', async () => {
+  const { CloudflareWebSocketHibernationServer } = await import('@pikku/cloudflare/websocket')
+  const { CloudflareEventHubService } = await import('@pikku/cloudflare/eventhub')
+  // The socket c1 has gone: the object no longer finds it by its tag.
+  const { ctx } = fakeDurableObject({})
+  Object.assign(ctx, { getTags: () => ['c1'] })
+  const logger = { info() {}, warn() {}, error() {}, debug() {} }
+  const app = getSingletonServices()
+  // A Durable Object class written as the Cloudflare page says: one hub, set on the services it returns.
+  class ChannelObject extends CloudflareWebSocketHibernationServer {
+    hub = new CloudflareEventHubService<Record<string, unknown>>(logger as never, this.ctx)
+    protected async getParams() {
+      return { singletonServices: { ...app, eventHub: this.hub } }
+    }
+  }
+  const durableObject = new ChannelObject(ctx as never, {})
+  await durableObject.hub.subscribe('todos:cf', 'c1')
+  const errors: string[] = []
+  const error = mock.method(console, 'error', (message: unknown) => void errors.push(String(message)))
+  const info = mock.method(app.logger, 'info', () => {})
+  try {
+    await durableObject.webSocketClose({} as never, 1000, '', true)
+    assert.deepEqual(errors, [])
+    // The hub the functions use still lists c1; the first publish after the close finds no socket and drops it.
+    await durableObject.hub.publish('todos:cf', null as never, { n: 1 })
+    assert.deepEqual(errors, ["Socket c1 doesn't exist, cleaning up"])
+  } finally {
+    error.mock.restore()
+    info.mock.restore()
+  }
+})
+
 test('cloudflare-dispatch-skip-503: the /__pikku/scheduler-job route of createCloudflareHandler answers a skipped run with 503, the status it keeps for errors worth retrying, and a task name nobody registered too', async () => {
   await import('./harness/core-cloudflare.js')
   const { createCloudflareHandler } = await import('@pikku/cloudflare/handler')
