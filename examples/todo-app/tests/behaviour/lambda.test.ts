@@ -558,6 +558,32 @@ test('cloudflare-close-not-told-to-services-hub: when a socket closes, Cloudflar
   }
 })
 
+test('cloudflare-queue-by-batch-name: the Cloudflare queue handler picks the worker by the name of the Cloudflare queue the batch came from, or a queue name it ends with, not by the queueName in the message', async () => {
+  await import('./harness/core-cloudflare.js')
+  const { createCloudflareQueueHandler } = await import('@pikku/cloudflare/handler')
+  const app = getSingletonServices()
+  const Handler = createCloudflareQueueHandler({ createConfig: async () => ({}), createSingletonServices: async () => app })
+  const worker = new Handler(undefined, {})
+  Object.assign(worker, { env: {} })
+  // The body CloudflareQueueService sends for queueService.add('todo-reminders', ...).
+  const message = { id: 'm1', body: { id: 'j1', queueName: 'todo-reminders', data: { todoId: 'no-such-todo' } } }
+  const log = mock.method(console, 'log', () => {})
+  const error = mock.method(console, 'error', () => {})
+  try {
+    // A prefix is tolerated: the batch goes to the todo-reminders worker.
+    await worker.queue({ queue: 'acme-todo-reminders', messages: [message] })
+    // Another name is not, whatever the message says: the batch fails, so Cloudflare delivers it again.
+    await assert.rejects(
+      worker.queue({ queue: 'reminders-prod', messages: [message] }),
+      /Missing generated metadata for queue worker 'reminders-prod'/,
+    )
+  } finally {
+    log.mock.restore()
+    error.mock.restore()
+    setSingletonServices(app)
+  }
+})
+
 test('cloudflare-dispatch-skip-503: the /__pikku/scheduler-job route of createCloudflareHandler answers a skipped run with 503, the status it keeps for errors worth retrying, and a task name nobody registered too', async () => {
   await import('./harness/core-cloudflare.js')
   const { createCloudflareHandler } = await import('@pikku/cloudflare/handler')
