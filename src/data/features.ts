@@ -34,7 +34,7 @@ export const features: Feature[] = [
   },
   {
     title: 'Durable workflows',
-    body: 'Chain functions into workflows whose every step is recorded, so a run can sleep, retry and wait for approval. With a persistent store and a queue it can carry on after a restart; a sleeping run also needs a scheduler that stores its wake-up, such as the BullMQ or pg-boss one.',
+    body: 'Chain functions into workflows whose every step is recorded, so a run can sleep, retry and wait for approval. With a persistent store and a queue it can carry on after a restart; a sleeping run also needs a scheduler that stores its wake-up, such as the BullMQ or pg-boss one, and a worker for the remote RPC queue it parks the wake-up on.',
     href: '/docs/workflows',
   },
   {
