@@ -534,11 +534,13 @@ test('cloudflare-close-not-told-to-services-hub: when a socket closes, Cloudflar
   Object.assign(ctx, { getTags: () => ['c1'] })
   const logger = { info() {}, warn() {}, error() {}, debug() {} }
   const app = getSingletonServices()
-  // A Durable Object class written as the Cloudflare page says: one hub, set on the services it returns.
+  const appHub = app.eventHub
+  // A Durable Object class written as the Cloudflare page says: one hub, set once on the registered singleton
+  // services, which the channel runners (and so the functions) read.
   class ChannelObject extends CloudflareWebSocketHibernationServer {
     hub = new CloudflareEventHubService<Record<string, unknown>>(logger as never, this.ctx)
     protected async getParams() {
-      return { singletonServices: { ...app, eventHub: this.hub } }
+      return { singletonServices: app }
     }
   }
   const durableObject = new ChannelObject(ctx as never, {})
@@ -547,12 +549,14 @@ test('cloudflare-close-not-told-to-services-hub: when a socket closes, Cloudflar
   const error = mock.method(console, 'error', (message: unknown) => void errors.push(String(message)))
   const info = mock.method(app.logger, 'info', () => {})
   try {
+    app.eventHub = durableObject.hub as never
     await durableObject.webSocketClose({} as never, 1000, '', true)
     assert.deepEqual(errors, [])
     // The hub the functions use still lists c1; the first publish after the close finds no socket and drops it.
     await durableObject.hub.publish('todos:cf', null as never, { n: 1 })
     assert.deepEqual(errors, ["Socket c1 doesn't exist, cleaning up"])
   } finally {
+    app.eventHub = appHub
     error.mock.restore()
     info.mock.restore()
   }
