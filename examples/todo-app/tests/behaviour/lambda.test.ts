@@ -505,7 +505,9 @@ test('cloudflare-ws-do-new-hub-per-event: the Durable Object class of a deploy-g
   const services = { logger: { info() {}, warn() {}, error() {}, debug() {} } }
   try {
     // What the generated entry does; setupServices then registers these services as core's singleton services.
-    // (It also keeps them in a module-level cache of @pikku/cloudflare; no other test here calls setupServices.)
+    // (It also keeps them in a module-level cache of @pikku/cloudflare that nothing clears. The queue and dispatch
+    // tests below call setupServices too; they hand it the app's services and use core's singleton services, so
+    // whichever services it has cached, each test passes in any order.)
     createCloudflareWebSocketHandler({ createConfig: async () => ({}), createSingletonServices: async () => services as never })
     const durableObject = new PikkuWebSocketHibernationServer(ctx as never, {}) as unknown as {
       getParams(): Promise<{ singletonServices: { eventHub: Hub } }>
