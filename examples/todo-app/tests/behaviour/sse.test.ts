@@ -260,7 +260,8 @@ test('sse-conflicting-keys-express-html: on Express a conflicting key on an sse 
   assert.doesNotMatch(await response.text(), /Conflicting values/)
 })
 
-test('sse-held-until-return-node-http-server: on @pikku/node-http-server, which pikku dev and pikku serve run, an sse route\'s response starts only once its function returns, while on Express its first event arrives as it is sent', async () => {
+/** The app's services also served by @pikku/node-http-server, the server pikku dev and pikku serve run, on a free port. */
+const startNodeServer = async () => {
   const { PikkuNodeHTTPServer } = await import('@pikku/node-http-server')
   const { freePort } = await import('./harness/services.js')
   const services = app.services as any
@@ -268,6 +269,15 @@ test('sse-held-until-return-node-http-server: on @pikku/node-http-server, which 
   const nodeServer = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1' }, services.logger)
   await nodeServer.init()
   await nodeServer.start()
+  return { nodeServer, port }
+}
+const stopNodeServer = async (nodeServer: { server: import('node:http').Server }) => {
+  nodeServer.server.closeAllConnections()
+  await new Promise((resolve) => nodeServer.server.close(resolve))
+}
+
+test('sse-held-until-return-node-http-server: on @pikku/node-http-server, which pikku dev and pikku serve run, an sse route\'s response starts only once its function returns, while on Express its first event arrives as it is sent', async () => {
+  const { nodeServer, port } = await startNodeServer()
   // For this test only, GET /health becomes a stream whose function waits between two events; put back below.
   const held = await holdHealthStream()
   try {
@@ -289,19 +299,12 @@ test('sse-held-until-return-node-http-server: on @pikku/node-http-server, which 
     assert.deepEqual(await held.releaseAndRead(pending), HELD_STREAM_ANSWER)
   } finally {
     held.restore()
-    nodeServer.server.closeAllConnections()
-    await new Promise((resolve) => nodeServer.server.close(resolve))
+    await stopNodeServer(nodeServer)
   }
 })
 
 test('sse-client-gone-stays-subscribed-node-http-server: on @pikku/node-http-server, which pikku dev and pikku serve run, a stream whose client went away also stays registered and subscribed', async () => {
-  const { PikkuNodeHTTPServer } = await import('@pikku/node-http-server')
-  const { freePort } = await import('./harness/services.js')
-  const services = app.services as any
-  const port = await freePort()
-  const nodeServer = new PikkuNodeHTTPServer({ ...services.config, port, hostname: '127.0.0.1' }, services.logger)
-  await nodeServer.init()
-  await nodeServer.start()
+  const { nodeServer, port } = await startNodeServer()
   const hub = app.services.eventHub as any
   const subscriptions = hub.subscriptions as Map<string, Set<string>>
   const connections = () =>
@@ -322,7 +325,6 @@ test('sse-client-gone-stays-subscribed-node-http-server: on @pikku/node-http-ser
   } finally {
     // Drops the leftover stream from the shared hub, so no later test publishes into it.
     if (streamId) hub.onChannelClosed(streamId)
-    nodeServer.server.closeAllConnections()
-    await new Promise((resolve) => nodeServer.server.close(resolve))
+    await stopNodeServer(nodeServer)
   }
 })

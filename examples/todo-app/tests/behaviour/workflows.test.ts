@@ -409,6 +409,25 @@ test('suspended-error-kept: a suspended run that resumes and completes keeps the
   })
 })
 
+/**
+ * Runs both sweeps (recoverStalledRuns, relayUndispatchedSteps) with no age threshold, over a queue service that
+ * only records its jobs, and checks that neither picks the run.
+ */
+const assertSweepsSkip = async (runId: string) => {
+  const wf = services.workflowService
+  const jobs: any[] = []
+  services.queueService = { add: async (queue: string, data: unknown) => { jobs.push({ queue, data }); return 'job' } }
+  try {
+    const { resumed } = await wf.recoverStalledRuns({ stalledAfterMs: -1 })
+    const { redispatched } = await wf.relayUndispatchedSteps({ undispatchedAfterMs: -1 })
+    assert.equal(resumed.includes(runId), false)
+    assert.equal(redispatched.includes(runId), false)
+    assert.equal(jobs.some((job) => job.data.runId === runId), false)
+  } finally {
+    delete services.queueService
+  }
+}
+
 test('claimed-step-not-recovered: a step left running by a step worker that died is neither run again on redelivery nor swept', async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const wf = services.workflowService
@@ -424,17 +443,7 @@ test('claimed-step-not-recovered: a step left running by a step worker that died
   assert.equal(after.status, 'running')
   assert.equal(after.result, undefined)
   // Neither sweep picks the run: a run with a running step is not stalled, and the relay looks at pending steps only.
-  const jobs: any[] = []
-  services.queueService = { add: async (queue: string, data: unknown) => { jobs.push({ queue, data }); return 'job' } }
-  try {
-    const { resumed } = await wf.recoverStalledRuns({ stalledAfterMs: -1 })
-    const { redispatched } = await wf.relayUndispatchedSteps({ undispatchedAfterMs: -1 })
-    assert.equal(resumed.includes(runId), false)
-    assert.equal(redispatched.includes(runId), false)
-    assert.equal(jobs.some((job) => job.data.runId === runId), false)
-  } finally {
-    delete services.queueService
-  }
+  await assertSweepsSkip(runId)
   assert.equal((await wf.getRun(runId)).status, 'running')
 })
 
@@ -447,17 +456,7 @@ test('scheduled-step-not-recovered: a run whose step is scheduled is not swept, 
   const runId = await wf.createRun('todoReminderWorkflow', { todoId: todo.todoId }, false, graphHash, { type: 'test' })
   const step = await wf.insertStepState(runId, 'Give the owner a day', null, { duration: day })
   await wf.setStepScheduled(step.stepId)
-  const jobs: any[] = []
-  services.queueService = { add: async (queue: string, data: unknown) => { jobs.push({ queue, data }); return 'job' } }
-  try {
-    const { resumed } = await wf.recoverStalledRuns({ stalledAfterMs: -1 })
-    const { redispatched } = await wf.relayUndispatchedSteps({ undispatchedAfterMs: -1 })
-    assert.equal(resumed.includes(runId), false)
-    assert.equal(redispatched.includes(runId), false)
-    assert.equal(jobs.some((job) => job.data.runId === runId), false)
-  } finally {
-    delete services.queueService
-  }
+  await assertSweepsSkip(runId)
   assert.equal((await wf.getStepState(runId, 'Give the owner a day')).status, 'scheduled')
   assert.equal((await wf.getRun(runId)).status, 'running')
 })
