@@ -760,6 +760,36 @@ test('realtime-client-close-final: after close(), PikkuRealtime.subscribe opens 
   })
 })
 
+/**
+ * Connects a client to /todos/live on `port`, calls `server.stop()`, runs `whileHeld` with the client still connected
+ * and checks that stop() has not finished, then closes the client and checks that stop() finishes.
+ */
+const stopWithClientConnected = async (
+  port: number,
+  server: { stop: () => Promise<void> },
+  whileHeld: (c: RawClient) => Promise<void>,
+) => {
+  const c = new RawClient(`ws://127.0.0.1:${port}/todos/live`)
+  let finished = false
+  let stopped: Promise<void> | undefined
+  try {
+    await c.opened
+    stopped = server.stop().then(() => {
+      finished = true
+    })
+    await whileHeld(c)
+    assert.equal(finished, false)
+    await c.close()
+    await stopped
+    assert.equal(finished, true)
+  } finally {
+    if (!finished) {
+      await c.close()
+      await (stopped ?? server.stop())
+    }
+  }
+}
+
 test('dev-server-stop-waits-for-sockets: the Node.js server that pikku dev and pikku serve run does not finish stop() while a WebSocket client stays connected, past its shutdown grace period, and finishes once the client leaves', async () => {
   // The CLI's own runner, as dev.ts and serve.ts build it; its stop() awaits wss.close() before the HTTP server's drain.
   const { NodeServerRunner } = await import('../../node_modules/@pikku/cli/dist/src/server/node-server-runner.js')
@@ -772,28 +802,12 @@ test('dev-server-stop-waits-for-sockets: the Node.js server that pikku dev and p
   )
   await server.init()
   await server.start()
-  const c = new RawClient(`ws://127.0.0.1:${port}/todos/live`)
-  let finished = false
-  let stopped: Promise<void> | undefined
-  try {
-    await c.opened
-    stopped = server.stop().then(() => {
-      finished = true
-    })
+  await stopWithClientConnected(port, server, async (c) => {
     // stop() is held at wss.close(): the HTTP server, whose drain holds the grace timer, still answers, so that timer
     // has not even started, and the socket still carries a round trip.
     assert.equal((await fetch(`http://127.0.0.1:${port}/health`)).status, 200)
     assert.equal((await c.call('listTodos')).action, 'listTodos')
-    assert.equal(finished, false)
-    await c.close()
-    await stopped
-    assert.equal(finished, true)
-  } finally {
-    if (!finished) {
-      await c.close()
-      await (stopped ?? server.stop())
-    }
-  }
+  })
 })
 
 test('ws-handler-takes-every-upgrade: pikkuWebsocketHandler answers every upgrade on its server, so a second WebSocket endpoint on the same http.Server has its sockets destroyed once Pikku finds no channel there', async () => {
@@ -862,26 +876,13 @@ test('node-http-server-stop-waits-for-sockets: PikkuNodeHTTPServer.stop() with @
   })
   await server.init()
   await server.start()
-  const c = new RawClient(`ws://127.0.0.1:${port}/todos/live`)
-  let finished = false
-  let stopped: Promise<void> | undefined
   try {
-    await c.opened
-    stopped = server.stop().then(() => {
-      finished = true
+    await stopWithClientConnected(port, server, async (c) => {
+      // The grace period has passed and closeAllConnections() has run; the upgraded socket still carries a round trip.
+      await forceClosed
+      assert.equal((await c.call('listTodos')).action, 'listTodos')
     })
-    // The grace period has passed and closeAllConnections() has run; the upgraded socket still carries a round trip.
-    await forceClosed
-    assert.equal((await c.call('listTodos')).action, 'listTodos')
-    assert.equal(finished, false)
-    await c.close()
-    await stopped
-    assert.equal(finished, true)
   } finally {
-    if (!finished) {
-      await c.close()
-      await (stopped ?? server.stop())
-    }
     await new Promise<void>((resolve) => wss.close(() => resolve()))
   }
 })
