@@ -428,6 +428,26 @@ test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, 
   }
 })
 
+test('dev-reload-meta-no-channels: reloadGeneratedMeta, which pikku dev runs after each regeneration, loads new function metadata but not channel metadata', async () => {
+  const { reloadGeneratedMeta } = await import('@pikku/core/dev')
+  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-meta-${process.pid}`)
+  mkdirSync(join(dir, 'function'), { recursive: true })
+  mkdirSync(join(dir, 'channel'), { recursive: true })
+  // Only these two generated files: the HTTP and RPC metadata, which a reload replaces whole, stay as they are.
+  writeFileSync(join(dir, 'function', 'pikku-functions-meta.gen.json'), JSON.stringify({ devReloadProbeFn: { pikkuFuncId: 'devReloadProbeFn' } }))
+  writeFileSync(join(dir, 'channel', 'pikku-channels-meta.gen.json'), JSON.stringify({ devReloadProbeChannel: { name: 'devReloadProbeChannel', route: '/dev-reload-probe' } }))
+  const functionMeta = pikkuState(null, 'function', 'meta')
+  const { logger } = recordingLogger()
+  try {
+    await reloadGeneratedMeta({ pikkuDir: dir, logger: logger as never })
+    assert.ok(pikkuState(null, 'function', 'meta')['devReloadProbeFn'])
+    assert.equal((pikkuState(null, 'channel', 'meta') as Record<string, unknown>)['devReloadProbeChannel'], undefined)
+  } finally {
+    pikkuState(null, 'function', 'meta', functionMeta)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('console-scope-root-covers-areas: a call into the console addon requires pikku:console and the function\'s own scope; a session with pikku:console satisfies every narrower one, and a session with only a narrower one is refused', () => {
   // function-runner.ts in core 0.12.90 checks the addon's scopes followed by the function's own, here
   // wireAddon({ scopes: ['pikku:console'] }) from the generated console.gen.ts and a console function's scope.
