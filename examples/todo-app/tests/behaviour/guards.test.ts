@@ -448,6 +448,34 @@ test('dev-reload-meta-no-channels: reloadGeneratedMeta, which pikku dev runs aft
   }
 })
 
+test('dev-reload-imports-stay-old: pikku dev\'s reloader runs only the saved file again; a module it imports keeps the code loaded first, even after the importing file is saved again', async () => {
+  const { pikkuDevReloader } = await import('@pikku/core/dev')
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, { func: () => Promise<string> }>
+  // Inside .behaviour/ (git-ignored); removed in `finally`.
+  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-imports-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  const helper = (value: string) => `export const devReloadGreeting: string = '${value}'\n`
+  const user = (suffix: string) =>
+    `import { devReloadGreeting } from './dev-reload-helper.js'\nexport const devReloadGreet = { func: async () => devReloadGreeting + '${suffix}' }\n`
+  const greet = async () => (functions.has('devReloadGreet') ? functions.get('devReloadGreet')!.func() : undefined)
+  writeFileSync(join(dir, 'dev-reload-helper.ts'), helper('v1'))
+  const { logger } = recordingLogger()
+  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
+  try {
+    writeFileSync(join(dir, 'dev-reload-user.ts'), user(''))
+    assert.equal(await waitFor(greet, (v) => v === 'v1'), 'v1')
+    writeFileSync(join(dir, 'dev-reload-helper.ts'), helper('v2'))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    // The file that uses the helper is saved again: its own change arrives, the helper's does not.
+    writeFileSync(join(dir, 'dev-reload-user.ts'), user('!'))
+    assert.equal(await waitFor(greet, (v) => v?.endsWith('!') === true), 'v1!')
+  } finally {
+    reloader.close()
+    functions.delete('devReloadGreet')
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('console-scope-root-covers-areas: a call into the console addon requires pikku:console and the function\'s own scope; a session with pikku:console satisfies every narrower one, and a session with only a narrower one is refused', () => {
   // function-runner.ts in core 0.12.90 checks the addon's scopes followed by the function's own, here
   // wireAddon({ scopes: ['pikku:console'] }) from the generated console.gen.ts and a console function's scope.
