@@ -476,6 +476,34 @@ test('dev-reload-imports-stay-old: pikku dev\'s reloader runs only the saved fil
   }
 })
 
+test('dev-reload-import-error-no-reason: a saved file that cannot run (a syntax error, a top-level await) is logged as "Failed to import: <file> (keeping old code)" with no reason, and the old function stays', async () => {
+  const { pikkuDevReloader } = await import('@pikku/core/dev')
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, { func: () => Promise<number> }>
+  // Inside .behaviour/ (git-ignored); removed in `finally`.
+  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-error-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, 'dev-reload-broken.ts')
+  const { logger, lines } = recordingLogger()
+  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
+  const failures = async () => lines.filter((l) => l.level === 'error' && l.text.includes('Failed to import'))
+  try {
+    writeFileSync(file, 'export const devReloadBroken = { func: async () => 1 }\n')
+    await waitFor(async () => functions.has('devReloadBroken'), (v) => v)
+    writeFileSync(file, 'export const devReloadBroken = { func: async () => 2 \n')
+    await waitFor(failures, (l) => l.length >= 1)
+    writeFileSync(file, 'const two = await Promise.resolve(2)\nexport const devReloadBroken = { func: async () => two }\n')
+    const logged = await waitFor(failures, (l) => l.length >= 2)
+    for (const line of logged) {
+      assert.match(line.text, /^Failed to import: .*dev-reload-broken\.ts \(keeping old code\)$/)
+    }
+    assert.equal(await functions.get('devReloadBroken')!.func(), 1)
+  } finally {
+    reloader.close()
+    functions.delete('devReloadBroken')
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('console-scope-root-covers-areas: a call into the console addon requires pikku:console and the function\'s own scope; a session with pikku:console satisfies every narrower one, and a session with only a narrower one is refused', () => {
   // function-runner.ts in core 0.12.90 checks the addon's scopes followed by the function's own, here
   // wireAddon({ scopes: ['pikku:console'] }) from the generated console.gen.ts and a console function's scope.
