@@ -428,6 +428,29 @@ test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, 
   }
 })
 
+
+test('dev-reload-removed-route-500: after a reload whose regenerated HTTP metadata no longer has a route, the route is still matched and answers 500 with a TypeError, not 404', async () => {
+  const { reloadGeneratedMeta } = await import('@pikku/core/dev')
+  const { httpRouter } = await import('@pikku/core/http')
+  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-route-${process.pid}`)
+  mkdirSync(join(dir, 'http'), { recursive: true })
+  const httpMeta = pikkuState(null, 'http', 'meta') as unknown as Record<string, Record<string, unknown>>
+  // What codegen writes once the /health wiring is deleted: the same metadata without that route.
+  const { '/health': _removed, ...otherGets } = httpMeta.get ?? {}
+  writeFileSync(join(dir, 'http', 'pikku-http-wirings-meta.gen.json'), JSON.stringify({ ...httpMeta, get: otherGets }))
+  const { logger } = recordingLogger()
+  try {
+    await reloadGeneratedMeta({ pikkuDir: dir, logger: logger as never })
+    const res = await fetch(`${app.url}/health`)
+    assert.equal(res.status, 500)
+    assert.match(await res.text(), /Cannot read properties of undefined \(reading 'headersSchemaName'\)/)
+  } finally {
+    pikkuState(null, 'http', 'meta', httpMeta as never)
+    httpRouter.reset()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  assert.equal((await fetch(`${app.url}/health`)).status, 200)
+})
 test('dev-reload-meta-no-channels: reloadGeneratedMeta, which pikku dev runs after each regeneration, loads new function metadata but not channel metadata', async () => {
   const { reloadGeneratedMeta } = await import('@pikku/core/dev')
   const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-meta-${process.pid}`)
