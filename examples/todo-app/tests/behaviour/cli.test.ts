@@ -577,3 +577,61 @@ test('scaffold-path-deletes-files: before it generates anything, pikku all delet
     rmSync(root, { recursive: true, force: true })
   }
 })
+
+// The filter step of `pikku all` (CLI 0.12.113, inspector 0.12.63), called in this process: parseCLIFilters turns the
+// command-line lists into filters and filterInspectorState narrows the inspected state with them, as services.js does.
+// The state is a hand-made slice of the to-do app's: two routes, the todo-reminders queue worker and a function reached
+// only by an rpc.invoke of listTodos.
+const filterAppSlice = async (args: Record<string, string[]>) => {
+  const { parseCLIFilters } = await import(join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'utils', 'parse-cli-filters.js'))
+  const { filterInspectorState } = await import(join(APP, 'node_modules', '@pikku', 'inspector', 'dist', 'index.js'))
+  const fn = (services: string[] = [], tags?: string[]) => ({ services: { optimized: true, services }, tags })
+  const functions: Record<string, object> = { listTodos: fn(), addTodo: fn(), sendReminder: fn(), countTodos: fn(['todoStore'], ['todos']) }
+  const route = (pikkuFuncId: string, method: string, tags?: string[]) => ({ pikkuFuncId, route: '/todos', method, tags, sourceFile: '/app/src/todos.http.ts' })
+  const state = {
+    functions: { meta: functions, files: new Map(Object.keys(functions).map((id) => [id, { path: `/app/src/functions/${id}.ts`, exportedName: id }])) },
+    http: { meta: { get: { '/todos': route('listTodos', 'get', ['todos']) }, post: { '/todos': route('addTodo', 'post') }, put: {}, patch: {}, delete: {}, head: {}, options: {} }, files: new Set(['/app/src/todos.http.ts']), routeMiddleware: new Map() },
+    workflows: { graphMeta: {}, meta: {} },
+    channels: { meta: {}, files: new Set() },
+    triggers: { meta: {}, files: new Set() },
+    scheduledTasks: { meta: {}, files: new Set() },
+    queueWorkers: { meta: { 'todo-reminders': { name: 'todo-reminders', pikkuFuncId: 'sendReminder', sourceFile: '/app/src/wirings/reminders.queue.ts' } }, files: new Set(['/app/src/wirings/reminders.queue.ts']) },
+    mcpEndpoints: { toolsMeta: {}, resourcesMeta: {}, promptsMeta: {}, files: new Set() },
+    agents: { agentsMeta: {}, files: new Map() },
+    scorers: { scorersMeta: {}, files: new Map() },
+    rpc: {
+      internalMeta: { countTodos: 'countTodos' }, internalFiles: new Map([['countTodos', { path: '/app/src/functions/countTodos.ts', exportedName: 'countTodos' }]]),
+      exposedMeta: {}, exposedFiles: new Map(), remoteMeta: {}, remoteFiles: new Map(),
+      invokedFunctions: new Set(['countTodos']), invokedFunctionsByFile: new Map([['/app/src/functions/listTodos.ts', new Set(['countTodos'])]]),
+      wireAddonDeclarations: new Map(), usedAddons: new Set(),
+    },
+    cli: { meta: { programs: {}, renderers: {} }, files: new Set() },
+    serviceAggregation: { requiredServices: new Set(), usedFunctions: new Set(), usedMiddleware: new Set(), usedPermissions: new Set(), allSingletonServices: [], allWireServices: [] },
+    middleware: { definitions: {}, tagMiddleware: new Map() },
+    permissions: { definitions: {} },
+    wireServicesMeta: new Map(),
+  }
+  const logger = { info: () => {}, warn: () => {}, debug: () => {}, error: () => {} }
+  const filtered = filterInspectorState(state, parseCLIFilters(args, {}), logger)
+  return {
+    routes: Object.entries(filtered.http.meta as Record<string, Record<string, unknown>>).flatMap(([method, routes]) => Object.keys(routes).map((path) => `${method} ${path}`)),
+    queueWorkers: Object.keys(filtered.queueWorkers.meta),
+    functions: Object.keys(filtered.functions.meta),
+    rpcFiles: [...(filtered.rpc.internalFiles as Map<string, unknown>).keys()],
+    requiredServices: [...(filtered.serviceAggregation.requiredServices as Set<string>)],
+  }
+}
+
+test('filter-names-wiring-name: --names sendReminder keeps the function but drops its queue worker; --names todo-reminders keeps the worker', async () => {
+  const byFunction = await filterAppSlice({ names: ['sendReminder'] })
+  assert.deepEqual(byFunction.queueWorkers, [])
+  assert.deepEqual(byFunction.functions, ['sendReminder'])
+  const byWorker = await filterAppSlice({ names: ['todo-reminders'] })
+  assert.deepEqual(byWorker.queueWorkers, ['todo-reminders'])
+  assert.deepEqual(byWorker.functions, ['sendReminder'])
+  // A route also answers to its wiring id, http:<method>:<route>.
+  assert.deepEqual((await filterAppSlice({ names: ['http:get:/todos'] })).routes, ['get /todos'])
+  // A trailing * needs at least one more character: listTodos* does not match listTodos.
+  assert.deepEqual((await filterAppSlice({ names: ['listTodos*'] })).routes, [])
+  assert.deepEqual((await filterAppSlice({ names: ['list*'] })).routes, ['get /todos'])
+})
