@@ -635,3 +635,18 @@ test('filter-names-wiring-name: --names sendReminder keeps the function but drop
   assert.deepEqual((await filterAppSlice({ names: ['listTodos*'] })).routes, [])
   assert.deepEqual((await filterAppSlice({ names: ['list*'] })).routes, ['get /todos'])
 })
+
+test('filter-http-methods-case: --httpMethods get keeps no route, GET keeps the GET one; neither drops the queue worker', async () => {
+  const lower = await filterAppSlice({ httpMethods: ['get'] })
+  assert.deepEqual(lower.routes, [])
+  assert.deepEqual(lower.queueWorkers, ['todo-reminders'])
+  const upper = await filterAppSlice({ httpMethods: ['GET'] })
+  assert.deepEqual(upper.routes, ['get /todos'])
+  assert.deepEqual(upper.queueWorkers, ['todo-reminders'])
+  // The exclude twin has the same blind spot: a lower-case method drops nothing.
+  assert.deepEqual((await filterAppSlice({ excludeHttpMethods: ['get'] })).routes, ['get /todos', 'post /todos'])
+  // A route pattern that matches no route keeps no route, and still keeps the queue worker.
+  const noRoute = await filterAppSlice({ httpRoutes: ['/nothing'] })
+  assert.deepEqual(noRoute.routes, [])
+  assert.deepEqual(noRoute.queueWorkers, ['todo-reminders'])
+})
