@@ -650,3 +650,28 @@ test('filter-http-methods-case: --httpMethods get keeps no route, GET keeps the 
   assert.deepEqual(noRoute.routes, [])
   assert.deepEqual(noRoute.queueWorkers, ['todo-reminders'])
 })
+
+test('filter-drops-invoked-function: --wires http drops a function that a kept route function reaches only by rpc.invoke', async () => {
+  const unfiltered = await filterAppSlice({})
+  assert.deepEqual(unfiltered.rpcFiles, ['countTodos'])
+  const http = await filterAppSlice({ wires: ['http'] })
+  assert.deepEqual(http.routes, ['get /todos', 'post /todos'])
+  assert.deepEqual(http.functions, ['listTodos', 'addTodo'])
+  assert.deepEqual(http.rpcFiles, [])
+  // A --tags filter also keeps a function whose own tags match, so a callee tagged like the route stays.
+  const tagged = await filterAppSlice({ tags: ['todos'] })
+  assert.deepEqual(tagged.routes, ['get /todos'])
+  assert.deepEqual(tagged.rpcFiles, ['countTodos'])
+})
+
+test('filter-matches-nothing-keeps-functions: a filter that matches no wiring leaves every function in the build, and marks none of their services as needed', async () => {
+  const none = await filterAppSlice({ tags: ['no-such-tag'] })
+  assert.deepEqual(none.routes, [])
+  assert.deepEqual(none.queueWorkers, [])
+  assert.deepEqual(none.functions, ['listTodos', 'addTodo', 'sendReminder', 'countTodos'])
+  assert.deepEqual(none.rpcFiles, ['countTodos'])
+  // ...while the service manifest is worked out from the functions that matched, none, so countTodos's todoStore is
+  // not marked as needed; with the route kept by --tags todos it is.
+  assert.deepEqual(none.requiredServices, [])
+  assert.deepEqual((await filterAppSlice({ tags: ['todos'] })).requiredServices, ['todoStore'])
+})
