@@ -647,6 +647,20 @@ test('generated-client-event-hub-unsubscribe: unsubscribe(callback) does not rem
   assert.equal(plain.length, 1)
 })
 
+test('generated-client-null-frame: a text frame holding JSON null reaches plain callbacks only while the client has no route handle', async () => {
+  const { socket, deliver } = fakeSocket()
+  const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+  const plain: unknown[] = []
+  live.subscribe((message) => plain.push(message))
+  deliver(null)
+  assert.deepEqual(plain, [null])
+  live.getRoute('action')
+  // Reading the routing key from null throws inside the client's try, which drops the frame without a word.
+  assert.doesNotThrow(() => deliver(null))
+  deliver({ signedIn: false })
+  assert.deepEqual(plain, [null, { signedIn: false }])
+})
+
 test('ws-drops-unheard-message: a ws server socket drops a message that arrives before it has a message listener', async () => {
   // The custom runtime page's bridge registers its listeners before open() because of this.
   const { createServer } = await import('node:http')
