@@ -774,6 +774,22 @@ test('realtime-client-close-final: after close(), PikkuRealtime.subscribe opens 
   })
 })
 
+test('realtime-client-handler-throws: an error thrown by a PikkuRealtime.subscribe handler leaves the socket\'s message handler, and the topic\'s later handlers miss that message', async () => {
+  await withRealtimeClient(async (PikkuRealtime, sockets) => {
+    const realtime = new PikkuRealtime({ reconnect: false })
+    realtime.setServerUrl('http://localhost:3000')
+    const heard: unknown[] = []
+    realtime.subscribe('todos:rt', () => {
+      throw new Error('bug in a handler')
+    })
+    realtime.subscribe('todos:rt', (data: unknown) => heard.push(data))
+    const socket = sockets[0]
+    assert.throws(() => socket.onmessage({ data: JSON.stringify({ topic: 'todos:rt', data: 1 }) }), /^Error: bug in a handler$/)
+    assert.deepEqual(heard, [])
+    realtime.close()
+  })
+})
+
 /**
  * Connects a client to /todos/live on `port`, calls `server.stop()`, runs `whileHeld` with the client still connected
  * and checks that stop() has not finished, then closes the client and checks that stop() finishes.
