@@ -16,7 +16,7 @@ import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { recordingLogger } from './harness/core-probes.js'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -523,6 +523,43 @@ test('dev-reload-import-error-no-reason: a saved file that cannot run (a syntax 
   } finally {
     reloader.close()
     functions.delete('devReloadBroken')
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('dev-reload-import-error-other-causes: deleting or renaming a watched file, or saving one whose top-level code throws, logs the same "Failed to import: <file> (keeping old code)" line, and the deleted file\'s function stays registered', async () => {
+  const { pikkuDevReloader } = await import('@pikku/core/dev')
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, { func: () => Promise<number> }>
+  // Inside .behaviour/ (git-ignored); removed in `finally`.
+  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-causes-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  const deleted = join(dir, 'dev-reload-deleted.ts')
+  const throwing = join(dir, 'dev-reload-throwing.ts')
+  const { logger, lines } = recordingLogger()
+  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
+  const failures = async () => lines.filter((l) => l.level === 'error' && l.text.includes('Failed to import'))
+  try {
+    writeFileSync(deleted, 'export const devReloadDeleted = { func: async () => 1 }\n')
+    await waitFor(async () => functions.has('devReloadDeleted'), (v) => v)
+    rmSync(deleted)
+    const [gone] = await waitFor(failures, (l) => l.length >= 1)
+    assert.match(gone!.text, /^Failed to import: .*dev-reload-deleted\.ts \(keeping old code\)$/)
+    assert.equal(await functions.get('devReloadDeleted')!.func(), 1)
+    const renamed = join(dir, 'dev-reload-renamed.ts')
+    writeFileSync(renamed, 'export const devReloadRenamed = { func: async () => 3 }\n')
+    await waitFor(async () => functions.has('devReloadRenamed'), (v) => v)
+    renameSync(renamed, join(dir, 'dev-reload-renamed-now.ts'))
+    const moved = await waitFor(async () => (await failures()).filter((l) => /dev-reload-renamed\.ts /.test(l.text)), (l) => l.length >= 1)
+    assert.match(moved[0]!.text, /^Failed to import: .*dev-reload-renamed\.ts \(keeping old code\)$/)
+    writeFileSync(throwing, "throw new Error('devReloadThrow')\nexport const devReloadThrowing = { func: async () => 2 }\n")
+    const logged = await waitFor(async () => (await failures()).filter((l) => l.text.includes('dev-reload-throwing')), (l) => l.length >= 1)
+    assert.match(logged[0]!.text, /^Failed to import: .*dev-reload-throwing\.ts \(keeping old code\)$/)
+    assert.equal(functions.has('devReloadThrowing'), false)
+  } finally {
+    reloader.close()
+    functions.delete('devReloadDeleted')
+    functions.delete('devReloadThrowing')
+    functions.delete('devReloadRenamed')
     rmSync(dir, { recursive: true, force: true })
   }
 })
