@@ -662,6 +662,9 @@ test('filter-drops-invoked-function: --wires http drops a function that a kept r
   const tagged = await filterAppSlice({ tags: ['todos'] })
   assert.deepEqual(tagged.routes, ['get /todos'])
   assert.deepEqual(tagged.rpcFiles, ['countTodos'])
+  // That direct match judges the function as an rpc wiring, so a --wires list without rpc still drops the tagged callee.
+  assert.deepEqual((await filterAppSlice({ wires: ['http'], tags: ['todos'] })).rpcFiles, [])
+  assert.deepEqual((await filterAppSlice({ wires: ['http', 'rpc'], tags: ['todos'] })).rpcFiles, ['countTodos'])
 })
 
 test('filter-matches-nothing-keeps-functions: a filter that matches no wiring leaves every function in the build, and marks none of their services as needed', async () => {
