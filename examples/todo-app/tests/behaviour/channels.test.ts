@@ -793,18 +793,23 @@ test('realtime-client-handler-throws: an error thrown by a PikkuRealtime.subscri
 test('realtime-client-reconnects-silently: when its socket fails, PikkuRealtime opens a new one after the delay and replays its topics, and nothing reaches the caller', async () => {
   await withRealtimeClient(async (PikkuRealtime, sockets) => {
     const realtime = new PikkuRealtime({ reconnectDelayMs: 5 })
-    realtime.setServerUrl('http://localhost:3000')
-    realtime.subscribe('todos:rt', () => {})
-    // A refused upgrade, such as a 404 on a project without the events scaffold, shows up as error then close.
-    assert.doesNotThrow(() => {
-      sockets[0].onerror()
-      sockets[0].onclose()
-    })
-    await waitFor(async () => sockets.length, (n) => n === 2)
-    sockets[1].readyState = 1
-    sockets[1].onopen()
-    assert.deepEqual(sockets[1].sent, ['{"action":"subscribe","topic":"todos:rt"}'])
-    realtime.close()
+    // Closed in finally: a failed assertion would otherwise leave it reconnecting, with the real WebSocket once
+    // withRealtimeClient has put it back.
+    try {
+      realtime.setServerUrl('http://localhost:3000')
+      realtime.subscribe('todos:rt', () => {})
+      // A refused upgrade, such as a 404 on a project without the events scaffold, shows up as error then close.
+      assert.doesNotThrow(() => {
+        sockets[0].onerror()
+        sockets[0].onclose()
+      })
+      await waitFor(async () => sockets.length, (n) => n === 2)
+      sockets[1].readyState = 1
+      sockets[1].onopen()
+      assert.deepEqual(sockets[1].sent, ['{"action":"subscribe","topic":"todos:rt"}'])
+    } finally {
+      realtime.close()
+    }
   })
 })
 
