@@ -4,6 +4,7 @@
 // model (harness/model.ts), so the AI SDK and Pikku's agent loop run for real and nothing reaches the network.
 import { after, before, beforeEach, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { VercelAgentRunner } from '@pikku/ai-vercel'
 import { InMemoryAgentRunStateService, PikkuSessionService } from '@pikku/core/services'
@@ -781,6 +782,42 @@ test('tool-input-validated: tool arguments that fail the function\'s schema fail
   assert.equal((await services.todoStore.list('alice')).length, before)
   const toolMessage: any = model.calls[1].prompt.at(-1)
   assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
+})
+
+test('tool-schema-nullable: the model is offered each optional property as required and nullable, a null it sends is dropped before the function runs, and the process-wide schema is changed in place, so a validator compiled after the run accepts null', async () => {
+  // Starts from the generated schema, since any earlier run in this file has already changed the entry. Compiled up
+  // front, as compileAllSchemas does when the Express and Node servers start.
+  const schemas = pikkuState(null, 'misc', 'schemas') as Map<string, any>
+  const generated = () => JSON.parse(readFileSync(new URL('../../.pikku/schemas/schemas/UpdateTodoInput.schema.json', import.meta.url), 'utf8'))
+  const fresh = (compile: boolean) => {
+    const schema = generated()
+    schemas.set('UpdateTodoInput', schema)
+    if (compile) services.schema.compileSchema('UpdateTodoInput', schema)
+  }
+  fresh(true)
+  try {
+    const todo = await newTodo('alice', 'Keep this title')
+    model.answer({ toolCalls: [{ toolName: 'updateTodo', args: { todoId: todo.todoId, title: null, done: true } }] }, { text: 'Done.' })
+    assert.equal((await ask('alice', 'Mark it done', 'alice-nullable')).status, 200)
+    const offered: any = model.calls[0].tools.find((t) => t.name === 'updateTodo')!.inputSchema
+    assert.deepEqual(offered.required, ['todoId', 'title', 'done', 'dueAt'])
+    assert.deepEqual(offered.properties.title.type, ['string', 'null'])
+    const updated = await services.todoStore.get(todo.todoId)
+    assert.equal(updated.title, 'Keep this title')
+    assert.equal(updated.done, true)
+    assert.deepEqual(schemas.get('UpdateTodoInput').properties.title.type, ['string', 'null'])
+    assert.deepEqual(schemas.get('UpdateTodoInput').required, ['todoId'])
+    // The validator compiled before the run is unchanged: PATCH /todos/:todoId with a null title still fails.
+    assert.equal((await app.call('alice', 'PATCH', `/todos/${todo.todoId}`, { title: null })).status, 422)
+    // A validator first compiled after an agent run, as on a runtime that compiles on first use, takes the change.
+    fresh(false)
+    model.answer({ text: 'Hi.' })
+    await ask('alice', 'Hello', 'alice-nullable-2')
+    assert.equal((await app.call('alice', 'PATCH', `/todos/${todo.todoId}`, { title: null })).status, 200)
+    assert.equal((await services.todoStore.get(todo.todoId)).title, null)
+  } finally {
+    fresh(true)
+  }
 })
 
 test('sub-agent-fails-streamed: in a streamed run a failing sub-agent ends the client stream with RUN_ERROR, while the parent goes on with an empty tool result and completes', async () => {
