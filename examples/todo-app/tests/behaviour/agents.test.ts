@@ -434,6 +434,28 @@ test('sub-agent-approval: a sub-agent\'s request answered by approve returns 200
   }
 })
 
+test('sub-agent-structured-streamed: a structured sub-agent without tools hands the parent its object when not streamed, and an empty text when streamed, since the Vercel runner streams only a "text" property of the object', async () => {
+  // dayPlanner is given no tools for this test only, so that VercelAgentRunner asks the model for its output schema.
+  const meta = (pikkuState(null, 'agent', 'agentsMeta') as any).dayPlanner
+  const tools = meta.tools
+  meta.tools = []
+  const plan = { summary: 'A busy day', steps: [] }
+  const handedToParent = () => (model.calls[2].prompt.at(-1) as any).content[0].output.value
+  try {
+    model.answer({ toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 's' } }] }, { text: JSON.stringify(plan) }, { text: 'Here is your plan.' })
+    assert.equal((await ask('alice', 'Plan my day', 'alice-structured-run')).status, 200)
+    assert.equal(model.calls[1].tools.length, 0)
+    assert.deepEqual(handedToParent(), plan)
+    model.reset()
+    model.answer({ toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 's' } }] }, { text: JSON.stringify(plan) }, { text: 'Here is your plan.' })
+    const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Plan my day', threadId: 'alice-structured-stream' }))
+    assert.equal(events.at(-1).type, 'RUN_FINISHED')
+    assert.equal(handedToParent(), '')
+  } finally {
+    meta.tools = tools
+  }
+})
+
 test('sub-agent-session-label: a label continues the sub-agent thread within one leg of a run, but not after an approval', async () => {
   const todo = await newTodo('alice', 'Label plan')
   model.answer(
