@@ -11,6 +11,7 @@ import { pikkuState } from '@pikku/core/state'
 import { addWireIdRecorder, registerProbe } from './harness/core-probes.js'
 import { PikkuFetchError } from '@pikku/fetch'
 import { RedisDeploymentService } from '@pikku/redis'
+import { Redis } from 'ioredis'
 import { PikkuRPC } from '../../.pikku/pikku-rpc.gen.js'
 import { createJWTService } from '../../src/jwt-service.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
@@ -298,6 +299,116 @@ test('remote-weak-secret: a PIKKU_REMOTE_SECRET shorter than 32 characters makes
   const deploymentService = new RedisDeploymentService({}, redis.url, 'weak', app.services.jwt, weak)
   try {
     await assert.rejects(deploymentService.invoke('sendReminder', {}, { userId: 'alice' }), { name: 'WeakKeyMaterialError' })
+  } finally {
+    await deploymentService.stop()
+  }
+})
+
+/**
+ * A stand-in receiving deployment on the app itself: POST /remote/rpc/:rpcName behind pikkuRemoteAuthMiddleware, as
+ * the remoteRpc scaffold wires it (the app does not turn that scaffold on), answered by a probe function that reports
+ * the session it runs with, returns nothing, or throws. The app's own global authBearer({}) (src/auth.ts) stays on.
+ * Everything it registers, and the secret service it swaps in for PIKKU_REMOTE_SECRET, is put back at the end.
+ */
+const withRemoteRoute = async (body: (deploymentService: RedisDeploymentService) => Promise<void>) => {
+  const { wireHTTP, httpRouter } = await import('@pikku/core/http')
+  const { pikkuRemoteAuthMiddleware } = await import('@pikku/core/middleware')
+  const { NotFoundError } = await import('@pikku/core/errors')
+  const route = '/remote/rpc/:rpcName'
+  const name = 'probeRemoteTarget'
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  const appSecrets = app.services.secrets
+  const func = {
+    auth: false,
+    // It gets what the scaffold's remoteRPCHandler gets: the name from the path and the posted { data }.
+    func: async (_services: unknown, { data }: { rpcName: string; data?: { mode?: string } }, wire: any) => {
+      if (data?.mode === 'nothing') return undefined
+      if (data?.mode === 'missing') throw new NotFoundError('No to-do with id t-404')
+      return { session: wire.session ?? null }
+    },
+  }
+  registerProbe(name, func, { sessionless: true })
+  httpMeta.post[route] = { pikkuFuncId: name, route, method: 'post', auth: false, middleware: [] }
+  const deploymentService = new RedisDeploymentService({}, redis.url, 'stand-in', app.services.jwt, secrets)
+  app.services.secrets = secrets
+  try {
+    wireHTTP({ method: 'post', route, auth: false, middleware: [pikkuRemoteAuthMiddleware], func } as never)
+    httpRouter.reset()
+    await deploymentService.start({ deploymentId: 'stand-in-1', endpoint: app.url, functions: [name] })
+    await body(deploymentService)
+  } finally {
+    app.services.secrets = appSecrets
+    await deploymentService.stop()
+    routes.get('post')?.delete(route)
+    delete httpMeta.post[route]
+    functions.delete(name)
+    delete functionMeta[name]
+    httpRouter.reset()
+  }
+}
+
+test('remote-no-session-token-claims: a call that carries no session reaches a receiver with a global authBearer as the token claims', async () => {
+  await withRemoteRoute(async (deploymentService) => {
+    // With the caller's session, pikkuRemoteAuthMiddleware replaces whatever came before with the decrypted one.
+    assert.deepEqual(await deploymentService.invoke('probeRemoteTarget', {}, { userId: 'alice' }), { session: { userId: 'alice' } })
+    // Without one (a sessionless caller, a queue job), authBearer({}) has already decoded the remote token itself,
+    // which the app's jwt service accepts, and nothing replaces it: the session is the token's claims, with no userId.
+    const { session } = (await deploymentService.invoke('probeRemoteTarget', {})) as { session: Record<string, unknown> }
+    assert.equal(session.aud, 'pikku-remote')
+    assert.equal(session.fn, 'probeRemoteTarget')
+    assert.equal(session.userId, undefined)
+  })
+})
+
+test('remote-void-result: a remote function that returns nothing answers 204, and the calling side rejects parsing the empty body', async () => {
+  const { buildRemoteHeaders } = await import('@pikku/core/remote')
+  await withRemoteRoute(async (deploymentService) => {
+    // The request the deployment service makes, sent by hand to see the answer: 204 and no body.
+    const headers = await buildRemoteHeaders(app.services.jwt, secrets, 'probeRemoteTarget', { userId: 'alice' })
+    const raw = await fetch(`${app.url}/remote/rpc/probeRemoteTarget`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ data: { mode: 'nothing' } }),
+    })
+    assert.equal(raw.status, 204)
+    assert.equal(await raw.text(), '')
+    await assert.rejects(deploymentService.invoke('probeRemoteTarget', { mode: 'nothing' }, { userId: 'alice' }), {
+      name: 'SyntaxError',
+      message: /Unexpected end of JSON input/,
+    })
+  })
+})
+
+test('remote-error-status-only: an error the remote function throws reaches the caller as "failed: <status>", without its message', async () => {
+  await withRemoteRoute(async (deploymentService) => {
+    await assert.rejects(deploymentService.invoke('probeRemoteTarget', { mode: 'missing' }, { userId: 'alice' }), (error: Error) => {
+      assert.equal(error.constructor, Error)
+      assert.equal(error.message, "Remote RPC call to 'probeRemoteTarget' failed: 404")
+      return true
+    })
+  })
+})
+
+test('remote-redis-lapse-not-restored: once a Redis registration expired, later heartbeats do not bring it back', async () => {
+  // A 1 s TTL and no timer heartbeat in the test's time; the heartbeat is then sent by hand, late, as after a stall.
+  const deploymentService = new RedisDeploymentService({ heartbeatInterval: 60_000, heartbeatTtl: 1_000 }, redis.url, 'lapse', app.services.jwt, secrets)
+  const heartbeat = () => (deploymentService as unknown as { sendHeartbeat: () => Promise<void> }).sendHeartbeat()
+  try {
+    await deploymentService.start({ deploymentId: 'lapsed-1', endpoint: 'http://127.0.0.1:9', functions: ['sendReminder'] })
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    await heartbeat()
+    // The heartbeat renewed the function index but not the deployment's hash, which had already expired.
+    const client = new Redis(redis.url)
+    try {
+      assert.notEqual(await client.zscore('lapse:fn:sendReminder', 'lapsed-1'), null)
+      assert.equal(await client.exists('lapse:deployment:lapsed-1'), 0)
+    } finally {
+      client.disconnect()
+    }
+    await assert.rejects(deploymentService.invoke('sendReminder', {}), { message: "No deployment found for function 'sendReminder'" })
   } finally {
     await deploymentService.stop()
   }
