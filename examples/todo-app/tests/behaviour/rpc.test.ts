@@ -414,6 +414,32 @@ test('remote-redis-lapse-not-restored: once a Redis registration expired, later 
   }
 })
 
+test('remote-redis-oldest-first: RedisDeploymentService picks the live registration with the oldest heartbeat, a dead one before its replacement', async () => {
+  const { createServer } = await import('node:http')
+  const { freePort } = await import('./harness/services.js')
+  let calls = 0
+  const receiver = createServer((_req, res) => {
+    calls++
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reminded: true }))
+  })
+  const port = await freePort()
+  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve))
+  // The first deployment was killed without stop(): its endpoint no longer answers. Its replacement registers later.
+  const killed = new RedisDeploymentService({}, redis.url, 'oldest', app.services.jwt, secrets)
+  const replacement = new RedisDeploymentService({}, redis.url, 'oldest', app.services.jwt, secrets)
+  try {
+    await killed.start({ deploymentId: 'reminders-old', endpoint: `http://127.0.0.1:${await freePort()}`, functions: ['sendReminder'] })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await replacement.start({ deploymentId: 'reminders-new', endpoint: `http://127.0.0.1:${port}`, functions: ['sendReminder'] })
+    await assert.rejects(replacement.invoke('sendReminder', { todoId: 't-1' }), { name: 'TypeError', message: 'fetch failed' })
+    assert.equal(calls, 0)
+  } finally {
+    await replacement.stop()
+    await killed.stop()
+    await new Promise((resolve) => receiver.close(resolve))
+  }
+})
+
 test('create-pikku-shared: createPikku (@pikku/react) gives the RPC client the fetch client, so a token set on one serves both', async () => {
   const { createPikku } = await import('@pikku/react')
   const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
