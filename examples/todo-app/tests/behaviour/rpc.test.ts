@@ -392,6 +392,25 @@ test('remote-error-status-only: an error the remote function throws reaches the 
   })
 })
 
+test('remote-other-jwt-keys-500: with a global authBearer on the receiver, a token signed with other jwt keys fails there with 500, not 401', async () => {
+  const otherSecrets = new LocalSecretService(
+    new LocalVariablesService({ JWT_SECRET: 'another-deployment-secret', PIKKU_REMOTE_SECRET: 'r'.repeat(32) }),
+  )
+  const otherJwt = await createJWTService(otherSecrets)
+  await withRemoteRoute(async () => {
+    // The caller signs with its own keys; the receiver's authBearer({}) decodes the token before
+    // pikkuRemoteAuthMiddleware runs, and the jwt service's error is not one with a status of its own.
+    const caller = new RedisDeploymentService({}, redis.url, 'stand-in', otherJwt, otherSecrets)
+    try {
+      await assert.rejects(caller.invoke('probeRemoteTarget', {}, { userId: 'alice' }), {
+        message: "Remote RPC call to 'probeRemoteTarget' failed: 500",
+      })
+    } finally {
+      await caller.stop()
+    }
+  })
+})
+
 test('remote-redis-lapse-not-restored: once a Redis registration expired, later heartbeats do not bring it back', async () => {
   // A 1 s TTL and no timer heartbeat in the test's time; the heartbeat is then sent by hand, late, as after a stall.
   const deploymentService = new RedisDeploymentService({ heartbeatInterval: 60_000, heartbeatTtl: 1_000 }, redis.url, 'lapse', app.services.jwt, secrets)
