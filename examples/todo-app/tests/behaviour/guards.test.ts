@@ -477,7 +477,9 @@ test('dev-reload-imports-stay-old: pikku dev\'s reloader runs only the saved fil
   // Inside .behaviour/ (git-ignored); removed in `finally`.
   const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-imports-${process.pid}`)
   mkdirSync(dir, { recursive: true })
-  const helper = (value: string) => `export const devReloadGreeting: string = '${value}'\n`
+  // The helper also exports a function, so that the reloader registering it shows the helper's own change was run.
+  const helper = (value: string) =>
+    `export const devReloadGreeting: string = '${value}'\nexport const devReloadHelperProbe = { func: async () => '${value}' }\n`
   const user = (suffix: string) =>
     `import { devReloadGreeting } from './dev-reload-helper.js'\nexport const devReloadGreet = { func: async () => devReloadGreeting + '${suffix}' }\n`
   const greet = async () => (functions.has('devReloadGreet') ? functions.get('devReloadGreet')!.func() : undefined)
@@ -488,13 +490,15 @@ test('dev-reload-imports-stay-old: pikku dev\'s reloader runs only the saved fil
     writeFileSync(join(dir, 'dev-reload-user.ts'), user(''))
     assert.equal(await waitFor(greet, (v) => v === 'v1'), 'v1')
     writeFileSync(join(dir, 'dev-reload-helper.ts'), helper('v2'))
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    const probe = async () => (functions.has('devReloadHelperProbe') ? functions.get('devReloadHelperProbe')!.func() : undefined)
+    assert.equal(await waitFor(probe, (v) => v === 'v2'), 'v2')
     // The file that uses the helper is saved again: its own change arrives, the helper's does not.
     writeFileSync(join(dir, 'dev-reload-user.ts'), user('!'))
     assert.equal(await waitFor(greet, (v) => v?.endsWith('!') === true), 'v1!')
   } finally {
     reloader.close()
     functions.delete('devReloadGreet')
+    functions.delete('devReloadHelperProbe')
     rmSync(dir, { recursive: true, force: true })
   }
 })

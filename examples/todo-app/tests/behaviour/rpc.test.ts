@@ -14,7 +14,7 @@ import { RedisDeploymentService } from '@pikku/redis'
 import { Redis } from 'ioredis'
 import { PikkuRPC } from '../../.pikku/pikku-rpc.gen.js'
 import { createJWTService } from '../../src/jwt-service.js'
-import { startExpressApp, type RunningApp } from './harness/app.js'
+import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { startRedis, type RunningService } from './harness/services.js'
 
 let app: RunningApp
@@ -417,11 +417,12 @@ test('remote-redis-lapse-not-restored: once a Redis registration expired, later 
   const heartbeat = () => (deploymentService as unknown as { sendHeartbeat: () => Promise<void> }).sendHeartbeat()
   try {
     await deploymentService.start({ deploymentId: 'lapsed-1', endpoint: 'http://127.0.0.1:9', functions: ['sendReminder'] })
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
-    await heartbeat()
-    // The heartbeat renewed the function index but not the deployment's hash, which had already expired.
     const client = new Redis(redis.url)
     try {
+      // Wait until Redis has expired the deployment's hash, then send the late heartbeat.
+      await waitFor(() => client.exists('lapse:deployment:lapsed-1'), (n) => n === 0)
+      await heartbeat()
+      // The heartbeat renewed the function index but not the deployment's hash, which had already expired.
       assert.notEqual(await client.zscore('lapse:fn:sendReminder', 'lapsed-1'), null)
       assert.equal(await client.exists('lapse:deployment:lapsed-1'), 0)
     } finally {
@@ -448,7 +449,9 @@ test('remote-redis-oldest-first: RedisDeploymentService picks the live registrat
   const replacement = new RedisDeploymentService({}, redis.url, 'oldest', app.services.jwt, secrets)
   try {
     await killed.start({ deploymentId: 'reminders-old', endpoint: `http://127.0.0.1:${await freePort()}`, functions: ['sendReminder'] })
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    // Heartbeats are scored by Date.now(): let the clock move past the first one, so the replacement's is later.
+    const first = Date.now()
+    await waitFor(async () => Date.now(), (now) => now > first)
     await replacement.start({ deploymentId: 'reminders-new', endpoint: `http://127.0.0.1:${port}`, functions: ['sendReminder'] })
     await assert.rejects(replacement.invoke('sendReminder', { todoId: 't-1' }), { name: 'TypeError', message: 'fetch failed' })
     assert.equal(calls, 0)
