@@ -722,6 +722,25 @@ test('stream-approval-request: a streamed run that needs approval sends a CUSTOM
   assert.equal(await services.todoStore.get(todo.todoId), undefined)
 })
 
+test('approval-resume-keeps-nulls: a null the model sends to a function behind approval is dropped when the run continues through approve, and reaches the function\'s validation when it continues through the streaming resume', async () => {
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: null } }] })
+  const turn = await (await ask('alice', 'Delete nothing', 'alice-approve-null')).json()
+  model.answer({ text: 'Could not.' })
+  assert.equal((await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)).status, 200)
+  const viaApprove: any = model.calls[1].prompt.at(-1)
+  model.reset()
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: null } }] })
+  const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Delete nothing', threadId: 'alice-resume-null' }))
+  model.answer({ text: 'Could not.' })
+  const { runId, toolCallId } = approvalRequest(events).value
+  const resumed = await sseEvents(await stream('alice', '/assistant/resume', { runId, toolCallId, approved: true }))
+  assert.equal(resumed.at(-1).type, 'RUN_FINISHED')
+  const viaResume: any = model.calls[1].prompt.at(-1)
+  // approve strips the null, so the validator reports a missing property; resume passes it on, so it reports a null.
+  assert.deepEqual(viaApprove.content[0].output, { type: 'json', value: 'Error: Instance does not have required property "todoId".' })
+  assert.deepEqual(viaResume.content[0].output, { type: 'json', value: 'Error: Property "todoId" does not match schema., Instance type "null" is invalid. Expected "string".' })
+})
+
 test('tool-audit-log: the toolAudit middleware logs every tool call with its duration', async () => {
   model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'Done.' })
   const lines: string[] = []
