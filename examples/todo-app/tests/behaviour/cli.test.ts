@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { recordingLogger } from './harness/core-probes.js'
 
 const APP = fileURLToPath(new URL('../../', import.meta.url))
 // Inside the app (so its node_modules resolve) and inside .behaviour/ (git-ignored); removed in `after`.
@@ -537,11 +538,11 @@ test('deploy-failure-exit-0: pikku deploy apply --from-plan whose provider repor
     mkdirSync(join(root, '.deploy', 'fake'), { recursive: true })
     writeFileSync(join(root, '.deploy', 'fake', 'infra.json'), '{}')
     const adapter = `export const createAdapter = () => ({ name: 'fake', deployDirName: 'fake', generateEntrySource: () => '', generateUnitConfigs: () => new Map(), generateInfraManifest: () => null, deploy: async () => ({ success: false, errors: [{ step: 'upload', error: 'refused' }] }) })`
-    const errors: string[] = []
-    const logger = { info: () => {}, warn: () => {}, debug: () => {}, error: (message: string) => errors.push(message) }
+    const { logger, lines } = recordingLogger()
     const resultFile = join(root, 'result.json')
     const config = { rootDir: root, deploy: { providers: { fake: `data:text/javascript,${encodeURIComponent(adapter)}` } } }
     await deployApply.func({ logger, config }, { provider: 'fake', fromPlan: true, resultFile })
+    const errors = lines.filter((line) => line.level === 'error').map((line) => line.text)
     assert.deepEqual(errors, ['Deployment finished with 1 error(s):', '  upload: refused'])
     assert.equal(JSON.parse(readFileSync(resultFile, 'utf8')).success, false)
     assert.equal(process.exitCode, exitCode)
@@ -565,7 +566,7 @@ test('scaffold-path-deletes-files: before it generates anything, pikku all delet
     // Two files of the project's own, neither of them generated.
     writeFileSync(join(root, 'src', 'events.ts'), 'export const mine = 1\n')
     writeFileSync(join(root, 'src', 'scenarios.ts'), 'export const mine = 2\n')
-    const logger = { info: () => {}, warn: () => {}, debug: () => {}, error: () => {} }
+    const { logger } = recordingLogger()
     const config = await getPikkuCLIConfig(logger, join(root, 'pikku.config.json'), [])
     assert.equal(config.eventsChannelFile, join(root, 'src', 'realtime', 'events.ts'))
     await pruneLegacyScaffoldFiles(config)
@@ -611,7 +612,7 @@ const filterAppSlice = async (args: Record<string, string[]>) => {
     permissions: { definitions: {} },
     wireServicesMeta: new Map(),
   }
-  const logger = { info: () => {}, warn: () => {}, debug: () => {}, error: () => {} }
+  const { logger } = recordingLogger()
   const filtered = filterInspectorState(state, parseCLIFilters(args, {}), logger)
   return {
     routes: Object.entries(filtered.http.meta as Record<string, Record<string, unknown>>).flatMap(([method, routes]) => Object.keys(routes).map((path) => `${method} ${path}`)),

@@ -14,7 +14,7 @@ import { clearPikkuRuntimeState } from '@pikku/core/testing'
 import type { TodoStore } from '../../src/todo-store.js'
 import { deleteTodo, getTodo } from '../../src/functions/todos.functions.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
-import { recordingLogger, registerProbe } from './harness/core-probes.js'
+import { captureConsole, recordingLogger, registerProbe } from './harness/core-probes.js'
 
 let app: SignedInApp
 let alice: Record<string, string>
@@ -314,19 +314,6 @@ test('scenario-expect-error-any-error: without `matches`, expectError passes on 
   )
 })
 
-/** Runs `body` with console.info/warn/error/debug recorded, one string per call. */
-const captureConsole = async (body: () => Promise<void> | void) => {
-  const lines: string[] = []
-  const methods = ['info', 'warn', 'error', 'debug'] as const
-  const original = methods.map((m) => console[m])
-  for (const m of methods) console[m] = (...args: unknown[]) => void lines.push(args.map(String).join(' '))
-  try {
-    await body()
-  } finally {
-    methods.forEach((m, i) => (console[m] = original[i]!))
-  }
-  return lines
-}
 
 test('console-logger-lines: ConsoleLogger prints "INFO:" lines, "[traceId]" when scoped, skips debug by default, prints an Error\'s stack', async () => {
   const lines = await captureConsole(() => {

@@ -459,7 +459,7 @@ test('cloudflare-event-hub-not-stored: CloudflareEventHubService never writes it
   const { CloudflareEventHubService } = await import('@pikku/cloudflare/eventhub')
   const socket = { sent: [] as string[] }
   const { ctx, puts } = fakeDurableObject({ c1: socket })
-  const logger = { info() {}, warn() {}, error() {}, debug() {} }
+  const { logger } = recordingLogger()
   const hub = new CloudflareEventHubService<Record<string, unknown>>(logger as never, ctx as never)
   await hub.subscribe('todos:cf', 'c1')
   await hub.publish('todos:cf', null as never, { n: 1 })
@@ -487,7 +487,7 @@ test('cloudflare-event-hub-binary-as-json: CloudflareEventHubService ignores isB
   const { CloudflareEventHubService } = await import('@pikku/cloudflare/eventhub')
   const socket = { sent: [] as string[] }
   const { ctx } = fakeDurableObject({ c1: socket })
-  const logger = { info() {}, warn() {}, error() {}, debug() {} }
+  const { logger } = recordingLogger()
   const hub = new CloudflareEventHubService<Record<string, unknown>>(logger as never, ctx as never)
   await hub.subscribe('bytes', 'c1')
   await hub.publish('bytes', null as never, new Uint8Array([1, 2]), true)
@@ -502,7 +502,7 @@ test('cloudflare-ws-do-new-hub-per-event: the Durable Object class of a deploy-g
   const previousHub = previous.eventHub
   const socket = { sent: [] as string[] }
   const { ctx } = fakeDurableObject({ c1: socket })
-  const services = { logger: { info() {}, warn() {}, error() {}, debug() {} } }
+  const services = { logger: recordingLogger().logger }
   try {
     // What the generated entry does; setupServices then registers these services as core's singleton services.
     // (It also keeps them in a module-level cache of @pikku/cloudflare that nothing clears. The queue and dispatch
@@ -534,7 +534,7 @@ test('cloudflare-close-not-told-to-services-hub: when a socket closes, Cloudflar
   // The socket c1 has gone: the object no longer finds it by its tag.
   const { ctx } = fakeDurableObject({})
   Object.assign(ctx, { getTags: () => ['c1'] })
-  const logger = { info() {}, warn() {}, error() {}, debug() {} }
+  const { logger } = recordingLogger()
   const app = getSingletonServices()
   const appHub = app.eventHub
   // A Durable Object class written as the Cloudflare page says: one hub, set once on the registered singleton

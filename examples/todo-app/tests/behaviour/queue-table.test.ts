@@ -18,6 +18,7 @@ import { TableQueueService } from '../../src/table-queue/table-queue-service.js'
 import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
 import type { UserSession } from '../../src/application-types.js'
 import { bootServices, nextInfoLog, storeDownFor, recordTraceIds, collectLogs, type Singletons } from './harness/queues.js'
+import { captureConsole } from './harness/core-probes.js'
 
 let services: Singletons
 // 32 random bytes in base64, as `openssl rand -base64 32` prints them.
@@ -111,26 +112,23 @@ test('run-queue-job-trace-and-rethrow: runQueueJob runs under the trace id q-<jo
 test('queue-failure-log-error-as-meta: runQueueJob logs a failed job as a message with the error after it, which JsonConsoleLogger prints without its message or stack', async () => {
   const logger = services.logger as any
   const scope = logger.scope
-  const { error: consoleError, info: consoleInfo } = console
-  const lines: string[] = []
   const down = storeDownFor(services, 'todo-log')
   // The runner logs through the logger it scopes for the job: hand it a JsonConsoleLogger for these jobs.
   logger.scope = (traceId: string) => new JsonConsoleLogger(traceId)
-  console.error = (...args: unknown[]) => void lines.push(args.map(String).join(' '))
-  console.info = () => {}
+  let lines: string[]
   try {
-    // A registered error (the 422 of input validation), then a plain Error from the store.
-    await assert.rejects(
-      runQueueJob({ job: { id: 'j-log1', queueName: 'todo-reminders', data: { todoId: 7 }, status: () => 'active' } }),
-      /Instance type "number" is invalid/,
-    )
-    await assert.rejects(
-      runQueueJob({ job: { id: 'j-log2', queueName: 'todo-reminders', data: { todoId: 'todo-log' }, status: () => 'active' } }),
-      /todo store unreachable/,
-    )
+    lines = await captureConsole(async () => {
+      // A registered error (the 422 of input validation), then a plain Error from the store.
+      await assert.rejects(
+        runQueueJob({ job: { id: 'j-log1', queueName: 'todo-reminders', data: { todoId: 7 }, status: () => 'active' } }),
+        /Instance type "number" is invalid/,
+      )
+      await assert.rejects(
+        runQueueJob({ job: { id: 'j-log2', queueName: 'todo-reminders', data: { todoId: 'todo-log' }, status: () => 'active' } }),
+        /todo store unreachable/,
+      )
+    })
   } finally {
-    console.error = consoleError
-    console.info = consoleInfo
     logger.scope = scope
     down.restore()
   }

@@ -6,6 +6,7 @@ import { get, type IncomingMessage, type Server } from 'node:http'
 import { PikkuExpressServer } from '@pikku/express'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { LogLevel } from '@pikku/core/services'
+import { pikkuState } from '@pikku/core/state'
 import { createConfig } from '../../../src/config.js'
 import { createSingletonServices } from '../../../src/services.js'
 import { freePort } from './services.js'
@@ -93,7 +94,6 @@ export const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boo
 export const HELD_STREAM_ANSWER = { contentType: 'text/event-stream', body: ':\n\ndata: {"n":1}\n\ndata: {"n":2}\n\n' }
 
 export const holdHealthStream = async () => {
-  const { pikkuState } = await import('@pikku/core/state')
   const route = pikkuState(null, 'http', 'routes').get('get')!.get('/health') as unknown as { sse?: boolean }
   const funcId = (pikkuState(null, 'http', 'meta') as any).get['/health'].pikkuFuncId as string
   const functions = pikkuState(null, 'function', 'functions')

@@ -57,3 +57,17 @@ export const addWireIdRecorder = () => {
   addGlobalMiddleware([recorder as never])
   return { seen, remove: () => void globals.splice(globals.indexOf(recorder), 1) }
 }
+
+/** Runs `body` with console.info/warn/error/debug recorded, one string per call. */
+export const captureConsole = async (body: () => Promise<void> | void) => {
+  const lines: string[] = []
+  const methods = ['info', 'warn', 'error', 'debug'] as const
+  const original = methods.map((m) => console[m])
+  for (const m of methods) console[m] = (...args: unknown[]) => void lines.push(args.map(String).join(' '))
+  try {
+    await body()
+  } finally {
+    methods.forEach((m, i) => (console[m] = original[i]!))
+  }
+  return lines
+}
