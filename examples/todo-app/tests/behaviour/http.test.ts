@@ -18,7 +18,7 @@ import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
 import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
-import { recordingLogger, registerProbe } from './harness/core-probes.js'
+import { recordingLogger, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -249,36 +249,6 @@ test('malformed-escape-500: a bad percent escape in a path with a parameter make
   const staticPath = await coreFetch(new Request('http://localhost/health%E0%A4%A'))
   assert.equal(staticPath.status, 404)
 })
-
-/**
- * Registers a GET route of its own the way the generated files do (the function, its metadata and the wiring), runs
- * `body`, and removes all of it again, whatever happens.
- */
-const withProbeRoute = async (
-  name: string,
-  route: string,
-  func: { func: (...args: any[]) => Promise<unknown> },
-  wiring: Record<string, unknown>,
-  body: () => Promise<void>,
-) => {
-  const httpMeta = pikkuState(null, 'http', 'meta') as any
-  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
-  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
-  registerProbe(name, func, { sessionless: true })
-  httpMeta.get[route] = { pikkuFuncId: name, route, method: 'get', auth: false, middleware: [] }
-  try {
-    coreWireHTTP({ method: 'get', route, auth: false, ...wiring, func } as never)
-    httpRouter.reset()
-    await body()
-  } finally {
-    routes.get('get')?.delete(route)
-    delete httpMeta.get[route]
-    functions.delete(name)
-    delete functionMeta[name]
-    httpRouter.reset()
-  }
-}
 
 test('content-type-twice-express-500: a function that sets Content-Type and returns a value answers 500 on Express; core\'s fetch replaces its type; a returned Response keeps it', async () => {
   const route = '/probe-csv'

@@ -8,7 +8,7 @@ import { rpcService, RPCNotFoundError } from '@pikku/core/rpc'
 import { runPikkuFunc } from '@pikku/core/function'
 import { addGlobalMiddleware } from '@pikku/core/middleware'
 import { pikkuState } from '@pikku/core/state'
-import { addWireIdRecorder, registerProbe } from './harness/core-probes.js'
+import { addWireIdRecorder, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { PikkuFetchError } from '@pikku/fetch'
 import { RedisDeploymentService } from '@pikku/redis'
 import { Redis } from 'ioredis'
@@ -311,16 +311,9 @@ test('remote-weak-secret: a PIKKU_REMOTE_SECRET shorter than 32 characters makes
  * Everything it registers, and the secret service it swaps in for PIKKU_REMOTE_SECRET, is put back at the end.
  */
 const withRemoteRoute = async (body: (deploymentService: RedisDeploymentService) => Promise<void>) => {
-  const { wireHTTP, httpRouter } = await import('@pikku/core/http')
   const { pikkuRemoteAuthMiddleware } = await import('@pikku/core/middleware')
   const { NotFoundError } = await import('@pikku/core/errors')
-  const route = '/remote/rpc/:rpcName'
   const name = 'probeRemoteTarget'
-  const httpMeta = pikkuState(null, 'http', 'meta') as any
-  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
-  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
-  const appSecrets = app.services.secrets
   const func = {
     auth: false,
     // It gets what the scaffold's remoteRPCHandler gets: the name from the path and the posted { data }.
@@ -330,24 +323,19 @@ const withRemoteRoute = async (body: (deploymentService: RedisDeploymentService)
       return { session: wire.session ?? null }
     },
   }
-  registerProbe(name, func, { sessionless: true })
-  httpMeta.post[route] = { pikkuFuncId: name, route, method: 'post', auth: false, middleware: [] }
-  const deploymentService = new RedisDeploymentService({}, redis.url, 'stand-in', app.services.jwt, secrets)
-  app.services.secrets = secrets
-  try {
-    wireHTTP({ method: 'post', route, auth: false, middleware: [pikkuRemoteAuthMiddleware], func } as never)
-    httpRouter.reset()
-    await deploymentService.start({ deploymentId: 'stand-in-1', endpoint: app.url, functions: [name] })
-    await body(deploymentService)
-  } finally {
-    app.services.secrets = appSecrets
-    await deploymentService.stop()
-    routes.get('post')?.delete(route)
-    delete httpMeta.post[route]
-    functions.delete(name)
-    delete functionMeta[name]
-    httpRouter.reset()
-  }
+  const wiring = { method: 'post', middleware: [pikkuRemoteAuthMiddleware] }
+  await withProbeRoute(name, '/remote/rpc/:rpcName', func, wiring, async () => {
+    const deploymentService = new RedisDeploymentService({}, redis.url, 'stand-in', app.services.jwt, secrets)
+    const appSecrets = app.services.secrets
+    app.services.secrets = secrets
+    try {
+      await deploymentService.start({ deploymentId: 'stand-in-1', endpoint: app.url, functions: [name] })
+      await body(deploymentService)
+    } finally {
+      app.services.secrets = appSecrets
+      await deploymentService.stop()
+    }
+  })
 }
 
 test('remote-no-session-token-claims: a call that carries no session reaches a receiver with a global authBearer as the token claims', async () => {

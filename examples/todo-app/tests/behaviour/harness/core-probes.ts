@@ -2,6 +2,7 @@
 // pikku-functions.gen.ts and pikku-functions-meta.gen.ts register the app's own, so a test can hand the real
 // function runner (runPikkuFunc) a handler that reports what it was given.
 import { addFunction } from '@pikku/core/function'
+import { httpRouter, wireHTTP } from '@pikku/core/http'
 import { addGlobalMiddleware } from '@pikku/core/middleware'
 import { pikkuState } from '@pikku/core/state'
 import type { CorePikkuFunctionConfig } from '@pikku/core/function'
@@ -70,4 +71,35 @@ export const captureConsole = async (body: () => Promise<void> | void) => {
     methods.forEach((m, i) => (console[m] = original[i]!))
   }
   return lines
+}
+
+/**
+ * Registers a route of its own the way the generated files do (the function, its metadata and the wiring; GET unless
+ * `wiring.method` says otherwise), runs `body`, and removes all of it again, whatever happens.
+ */
+export const withProbeRoute = async (
+  name: string,
+  route: string,
+  func: { func: (...args: any[]) => Promise<unknown> },
+  wiring: Record<string, unknown>,
+  body: () => Promise<void>,
+) => {
+  const method = (wiring.method as string | undefined) ?? 'get'
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  registerProbe(name, func, { sessionless: true })
+  httpMeta[method][route] = { pikkuFuncId: name, route, method, auth: false, middleware: [] }
+  try {
+    wireHTTP({ method, route, auth: false, ...wiring, func } as never)
+    httpRouter.reset()
+    await body()
+  } finally {
+    routes.get(method)?.delete(route)
+    delete httpMeta[method][route]
+    functions.delete(name)
+    delete functionMeta[name]
+    httpRouter.reset()
+  }
 }
