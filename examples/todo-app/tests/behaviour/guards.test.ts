@@ -392,14 +392,36 @@ test('cli-command-permissions-undone-by-later-wiring: a wireHTTP call for the sa
   })
 })
 
-test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, so a module-level addGlobalMiddleware registers its middleware once more per run, while a factory the bootstrap calls is not called again', async () => {
+/**
+ * Runs `use` with pikku dev's reloader watching a folder of its own inside the app (so '#pikku/...' imports resolve)
+ * under the git-ignored .behaviour/, `files` written there before it starts, and the reloader's log lines. Afterwards,
+ * whatever happens, it closes the reloader, then unregisters `functionNames`, runs `afterClose` and removes the folder.
+ */
+const withDevReloader = async (
+  name: string,
+  options: { files?: Record<string, string>; functionNames?: string[]; afterClose?: () => void },
+  use: (dir: string, lines: Array<{ level: string; text: string }>) => Promise<void>,
+) => {
   const { pikkuDevReloader } = await import('@pikku/core/dev')
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `${name}-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  for (const [file, source] of Object.entries(options.files ?? {})) writeFileSync(join(dir, file), source)
+  const { logger, lines } = recordingLogger()
+  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
+  try {
+    await use(dir, lines)
+  } finally {
+    reloader.close()
+    for (const functionName of options.functionNames ?? []) functions.delete(functionName)
+    options.afterClose?.()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, so a module-level addGlobalMiddleware registers its middleware once more per run, while a factory the bootstrap calls is not called again', async () => {
   const globals = pikkuState(null, 'middleware', 'global') as unknown as Array<{ name?: string }>
   const httpGroups = pikkuState(null, 'middleware', 'httpGroup') as Record<string, unknown>
-  // Inside the app, so '#pikku/middleware' resolves, and inside .behaviour/ (git-ignored); removed in `finally`.
-  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-${process.pid}`)
-  mkdirSync(dir, { recursive: true })
-  const file = join(dir, 'dev-reload-probe.ts')
   // Shaped like the app's src/auth.ts: one call at module level, one group behind an exported factory.
   const source = (save: number) => [
     `import { addGlobalMiddleware, addHTTPMiddleware } from '#pikku/middleware'`,
@@ -410,9 +432,12 @@ test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, 
     '',
   ].join('\n')
   const probes = () => globals.filter((m) => m.name === 'devReloadProbe').length
-  const { logger } = recordingLogger()
-  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
-  try {
+  const afterClose = () => {
+    for (let i = globals.length - 1; i >= 0; i--) if (globals[i]?.name === 'devReloadProbe') globals.splice(i, 1)
+    delete httpGroups['/dev-reload-probe']
+  }
+  await withDevReloader('dev-reload', { afterClose }, async (dir) => {
+    const file = join(dir, 'dev-reload-probe.ts')
     writeFileSync(file, source(1))
     await waitFor(async () => probes(), (n) => n >= 1)
     writeFileSync(file, source(2))
@@ -420,14 +445,8 @@ test('dev-reload-readds-middleware: pikku dev\'s reloader re-runs a saved file, 
     // The first registration is still there after the second save: the middleware now runs twice or more.
     assert.ok(probes() >= 2)
     assert.equal(httpGroups['/dev-reload-probe'], undefined)
-  } finally {
-    reloader.close()
-    for (let i = globals.length - 1; i >= 0; i--) if (globals[i]?.name === 'devReloadProbe') globals.splice(i, 1)
-    delete httpGroups['/dev-reload-probe']
-    rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
-
 
 test('dev-reload-removed-route-500: after a reload whose regenerated HTTP metadata no longer has a route, the route is still matched and answers 500 with a TypeError, not 404', async () => {
   const { reloadGeneratedMeta } = await import('@pikku/core/dev')
@@ -472,21 +491,15 @@ test('dev-reload-meta-no-channels: reloadGeneratedMeta, which pikku dev runs aft
 })
 
 test('dev-reload-imports-stay-old: pikku dev\'s reloader runs only the saved file again; a module it imports keeps the code loaded first, even after the importing file is saved again', async () => {
-  const { pikkuDevReloader } = await import('@pikku/core/dev')
   const functions = pikkuState(null, 'function', 'functions') as Map<string, { func: () => Promise<string> }>
-  // Inside .behaviour/ (git-ignored); removed in `finally`.
-  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-imports-${process.pid}`)
-  mkdirSync(dir, { recursive: true })
   // The helper also exports a function, so that the reloader registering it shows the helper's own change was run.
   const helper = (value: string) =>
     `export const devReloadGreeting: string = '${value}'\nexport const devReloadHelperProbe = { func: async () => '${value}' }\n`
   const user = (suffix: string) =>
     `import { devReloadGreeting } from './dev-reload-helper.js'\nexport const devReloadGreet = { func: async () => devReloadGreeting + '${suffix}' }\n`
   const greet = async () => (functions.has('devReloadGreet') ? functions.get('devReloadGreet')!.func() : undefined)
-  writeFileSync(join(dir, 'dev-reload-helper.ts'), helper('v1'))
-  const { logger } = recordingLogger()
-  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
-  try {
+  const options = { files: { 'dev-reload-helper.ts': helper('v1') }, functionNames: ['devReloadGreet', 'devReloadHelperProbe'] }
+  await withDevReloader('dev-reload-imports', options, async (dir) => {
     writeFileSync(join(dir, 'dev-reload-user.ts'), user(''))
     assert.equal(await waitFor(greet, (v) => v === 'v1'), 'v1')
     writeFileSync(join(dir, 'dev-reload-helper.ts'), helper('v2'))
@@ -495,25 +508,14 @@ test('dev-reload-imports-stay-old: pikku dev\'s reloader runs only the saved fil
     // The file that uses the helper is saved again: its own change arrives, the helper's does not.
     writeFileSync(join(dir, 'dev-reload-user.ts'), user('!'))
     assert.equal(await waitFor(greet, (v) => v?.endsWith('!') === true), 'v1!')
-  } finally {
-    reloader.close()
-    functions.delete('devReloadGreet')
-    functions.delete('devReloadHelperProbe')
-    rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('dev-reload-import-error-no-reason: a saved file that cannot run (a syntax error, a top-level await) is logged as "Failed to import: <file> (keeping old code)" with no reason, and the old function stays', async () => {
-  const { pikkuDevReloader } = await import('@pikku/core/dev')
   const functions = pikkuState(null, 'function', 'functions') as Map<string, { func: () => Promise<number> }>
-  // Inside .behaviour/ (git-ignored); removed in `finally`.
-  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-error-${process.pid}`)
-  mkdirSync(dir, { recursive: true })
-  const file = join(dir, 'dev-reload-broken.ts')
-  const { logger, lines } = recordingLogger()
-  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
-  const failures = async () => lines.filter((l) => l.level === 'error' && l.text.includes('Failed to import'))
-  try {
+  await withDevReloader('dev-reload-error', { functionNames: ['devReloadBroken'] }, async (dir, lines) => {
+    const file = join(dir, 'dev-reload-broken.ts')
+    const failures = async () => lines.filter((l) => l.level === 'error' && l.text.includes('Failed to import'))
     writeFileSync(file, 'export const devReloadBroken = { func: async () => 1 }\n')
     await waitFor(async () => functions.has('devReloadBroken'), (v) => v)
     writeFileSync(file, 'export const devReloadBroken = { func: async () => 2 \n')
@@ -524,25 +526,16 @@ test('dev-reload-import-error-no-reason: a saved file that cannot run (a syntax 
       assert.match(line.text, /^Failed to import: .*dev-reload-broken\.ts \(keeping old code\)$/)
     }
     assert.equal(await functions.get('devReloadBroken')!.func(), 1)
-  } finally {
-    reloader.close()
-    functions.delete('devReloadBroken')
-    rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('dev-reload-import-error-other-causes: deleting or renaming a watched file, or saving one whose top-level code throws, logs the same "Failed to import: <file> (keeping old code)" line, and the deleted file\'s function stays registered', async () => {
-  const { pikkuDevReloader } = await import('@pikku/core/dev')
   const functions = pikkuState(null, 'function', 'functions') as Map<string, { func: () => Promise<number> }>
-  // Inside .behaviour/ (git-ignored); removed in `finally`.
-  const dir = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `dev-reload-causes-${process.pid}`)
-  mkdirSync(dir, { recursive: true })
-  const deleted = join(dir, 'dev-reload-deleted.ts')
-  const throwing = join(dir, 'dev-reload-throwing.ts')
-  const { logger, lines } = recordingLogger()
-  const reloader = await pikkuDevReloader({ srcDirectories: [dir], logger: logger as never })
-  const failures = async () => lines.filter((l) => l.level === 'error' && l.text.includes('Failed to import'))
-  try {
+  const functionNames = ['devReloadDeleted', 'devReloadThrowing', 'devReloadRenamed']
+  await withDevReloader('dev-reload-causes', { functionNames }, async (dir, lines) => {
+    const deleted = join(dir, 'dev-reload-deleted.ts')
+    const throwing = join(dir, 'dev-reload-throwing.ts')
+    const failures = async () => lines.filter((l) => l.level === 'error' && l.text.includes('Failed to import'))
     writeFileSync(deleted, 'export const devReloadDeleted = { func: async () => 1 }\n')
     await waitFor(async () => functions.has('devReloadDeleted'), (v) => v)
     rmSync(deleted)
@@ -559,13 +552,7 @@ test('dev-reload-import-error-other-causes: deleting or renaming a watched file,
     const logged = await waitFor(async () => (await failures()).filter((l) => l.text.includes('dev-reload-throwing')), (l) => l.length >= 1)
     assert.match(logged[0]!.text, /^Failed to import: .*dev-reload-throwing\.ts \(keeping old code\)$/)
     assert.equal(functions.has('devReloadThrowing'), false)
-  } finally {
-    reloader.close()
-    functions.delete('devReloadDeleted')
-    functions.delete('devReloadThrowing')
-    functions.delete('devReloadRenamed')
-    rmSync(dir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('console-scope-root-covers-areas: a call into the console addon requires pikku:console and the function\'s own scope; a session with pikku:console satisfies every narrower one, and a session with only a narrower one is refused', () => {
