@@ -264,7 +264,6 @@ test('stub-proxy-existing-services: createStubProxy as existingServices reaches 
   assert.deepEqual(tracker.getCalls('todoStore'), [])
 })
 
-/** Resolves 'settled' if `value` settles within 300 ms, 'pending' otherwise. */
 // 'settled' if the promise settles before the event loop's next turn, when every queued promise callback has run.
 const settlesSoon = (value: Promise<unknown>) =>
   Promise.race([value.then(() => 'settled'), new Promise((resolve) => setImmediate(() => resolve('pending')))])
