@@ -1,7 +1,7 @@
 // Every route of the built site (its sitemap, and /search) and every alias, in headless Chromium.
 // Pages: HTTP 200, not the not-found page, the expected heading, no console error, no failed same-origin request,
-// no broken image, and zero axe violations: every WCAG 2.1 A and AA rule in light mode and the color rules in dark
-// mode. The first page of each layout is loaded from its HTML and hydrated, and its shared chrome (navbar, sidebar,
+// no broken image, and zero axe violations of every rule axe runs by default (WCAG 2.x A and AA and the best
+// practices) in both color modes (axeBothModes in tests/lib/page-checks.mjs). The first page of each layout is loaded from its HTML and hydrated, and its shared chrome (navbar, sidebar,
 // footer, and code blocks, whose colors are the Prism themes') is checked in full; the other pages are reached
 // inside the running app, as a reader's click reaches them, and their own content is checked. Diagrams: as many as
 // the page's source has, drawn at build time, with readable text in both modes (on a phone: diagrams.test.mjs).
