@@ -282,6 +282,24 @@ test('update-permission-denied: another member cannot change a to-do over the ch
   assert.equal((await ann.call('getTodo', { todoId: todo.todoId })).done, false)
 })
 
+test('refusal-closes-channel: a message refused by a permission guard or by the input schema closes the channel as a handler error does, so onDisconnect takes the socket off its topic', async () => {
+  const owner = await signedIn('pia')
+  const todo = await owner.call('createTodo', { title: 'pia only' })
+  const other = await signedIn('quin')
+  await other.call('subscribeToChanges')
+  assert.equal(subscribers('todos:quin'), 1)
+  other.send({ action: 'getTodo', todoId: todo.todoId })
+  assert.equal((await other.next((f) => 'error' in f)).errorName, 'ForbiddenError')
+  // forgetSocket runs only from the runner's channel.close(), about 200 ms after the error reply.
+  await untilSubscribers('todos:quin', 0)
+  const invalid = await signedIn('rey')
+  await invalid.call('subscribeToChanges')
+  assert.equal(subscribers('todos:rey'), 1)
+  invalid.send({ action: 'createTodo' })
+  assert.equal((await invalid.next((f) => 'error' in f)).errorName, 'UnprocessableContentError')
+  await untilSubscribers('todos:rey', 0)
+})
+
 test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no answer when there is no onMessage', async () => {
   const c = await signedIn('ann')
   c.send('not json')
