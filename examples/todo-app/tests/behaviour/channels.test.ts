@@ -269,6 +269,28 @@ test('permission-denied: another member cannot read a to-do over the channel', a
   })
 })
 
+// Runs before any other test sends updateTodo: the runner combines each message route's middleware once and caches it,
+// so the middleware below stays in that chain and passes straight through once the test is over.
+test('message-middleware-no-next: on a routed message, a middleware that returns without calling next() stops the function, and the client gets the bare echo as from a function that returns nothing', async () => {
+  let skipping = true
+  const skip = async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
+    if (!skipping) await next()
+  }
+  const meta = (pikkuState(null, 'channel', 'meta') as any).todos
+  const config = (pikkuState(null, 'function', 'functions') as Map<string, any>).get(meta.messageWirings.action.updateTodo.pikkuFuncId)
+  const before = config.middleware
+  config.middleware = [skip]
+  try {
+    const c = await signedIn('uma')
+    const todo = await c.call('createTodo', { title: 'stays open' })
+    assert.deepEqual(await c.call('updateTodo', { todoId: todo.todoId, done: true }), { action: 'updateTodo' })
+    assert.equal((await c.call('getTodo', { todoId: todo.todoId })).done, false)
+  } finally {
+    skipping = false
+    config.middleware = before
+  }
+})
+
 test('update-permission-denied: another member cannot change a to-do over the channel: updateTodo is refused and nothing changes', async () => {
   const ann = await signedIn('ann')
   const todo = await ann.call('createTodo', { title: 'ann only' })
