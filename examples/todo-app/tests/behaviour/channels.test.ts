@@ -322,6 +322,24 @@ test('refusal-closes-channel: a message refused by a permission guard or by the 
   await untilSubscribers('todos:rey', 0)
 })
 
+test('route-auth-false-session-func-forbidden: a route that sets auth: false but runs a pikkuFunc passes the channel\'s check, and the function runner refuses a socket without a session with a ForbiddenError reply, not the Unauthorized text', async () => {
+  const routes = (pikkuState(null, 'channel', 'channels') as Map<string, any>).get('todos').onMessageWiring.action
+  const getTodo = routes.getTodo
+  // What onMessageWiring: { action: { getTodo: { func: getTodo, auth: false } } } hands the runner.
+  routes.getTodo = { func: getTodo, auth: false }
+  try {
+    const c = await client()
+    c.send({ action: 'getTodo', todoId: 'any' })
+    assert.deepEqual(await c.next((f) => f && typeof f === 'object' && 'error' in f), {
+      error: 'The client does not have permission to access the requested resource.',
+      errorName: 'ForbiddenError',
+    })
+    assert.equal(c.frames.filter((f) => typeof f === 'string').length, 0)
+  } finally {
+    routes.getTodo = getTodo
+  }
+})
+
 test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no answer when there is no onMessage', async () => {
   const c = await signedIn('ann')
   c.send('not json')
