@@ -577,6 +577,15 @@ test('working-memory: an update in working_memory tags is removed from the reply
   assert.ok(model.calls[2].system.includes('Current working memory: (empty)'))
 })
 
+test('history-counts-tool-messages: a turn with one tool call stores four messages toward lastMessages: the user\'s, the call, its result and the reply', async () => {
+  await newTodo('alice', 'Counted')
+  model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'One to-do.' })
+  await ask('alice', 'What is on my list?', 'alice-history-count')
+  const stored = await storage.getMessages('alice-history-count')
+  assert.deepEqual(stored.map((m: any) => m.role), ['user', 'assistant', 'tool', 'assistant'])
+  assert.deepEqual(stored[1].toolCalls.map((c: any) => c.name), ['listTodos'])
+})
+
 test('working-memory-invalid: an update that fails the schema is logged as a warning and dropped', async () => {
   model.answer({ text: 'Noted. <working_memory>{"currentFocus":"docs"}</working_memory>' })
   await ask('alice', 'I work on docs', 'alice-memory-bad')
