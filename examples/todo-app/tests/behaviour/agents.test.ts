@@ -577,6 +577,15 @@ test('working-memory: an update in working_memory tags is removed from the reply
   assert.ok(model.calls[2].system.includes('Current working memory: (empty)'))
 })
 
+test('working-memory-first-block-only: of two working_memory blocks in one reply only the first is read; both are cut from the reply', async () => {
+  model.answer({
+    text: 'Noted. <working_memory>{"currentFocus":"the launch"}</working_memory> <working_memory>{"defaultDueTime":"17:00"}</working_memory>',
+  })
+  const turn = await (await ask('alice', 'Launch this week, due at five', 'alice-memory-two-blocks')).json()
+  assert.equal(turn.reply, 'Noted.')
+  assert.deepEqual(await storage.getWorkingMemory('alice-memory-two-blocks', 'thread'), { currentFocus: 'the launch' })
+})
+
 test('history-counts-tool-messages: a turn with one tool call stores four messages toward lastMessages: the user\'s, the call, its result and the reply', async () => {
   await newTodo('alice', 'Counted')
   model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'One to-do.' })
