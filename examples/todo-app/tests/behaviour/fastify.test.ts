@@ -124,6 +124,19 @@ test('cors-preflight-204: a preflight for a path with no OPTIONS route answers 2
   assert.equal(response.headers.get('vary'), 'Origin')
 })
 
+test('cors-preflight-unknown-path-204: a preflight for a path no wiring matches still answers 204 with the CORS headers; the real request then gets a 404 without them', async () => {
+  const origin = 'http://localhost:5173'
+  const preflight = await fetch(`${app.url}/no-such-route`, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'GET' },
+  })
+  assert.equal(preflight.status, 204)
+  assert.equal(preflight.headers.get('access-control-allow-origin'), origin)
+  const response = await fetch(`${app.url}/no-such-route`, { headers: { origin } })
+  assert.equal(response.status, 404)
+  assert.equal(response.headers.get('access-control-allow-origin'), null)
+})
+
 test('query-boolean-422: ?done=false against done?: boolean answers 422 here too', async () => {
   const response = await fetch(`${app.url}/todos?done=false`, { headers: alice })
   assert.equal(response.status, 422)
