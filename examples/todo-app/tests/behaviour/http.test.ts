@@ -16,7 +16,7 @@ import type { Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
-import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, wireHTTP as coreWireHTTP } from '@pikku/core/http'
+import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
 import { recordingLogger, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -895,6 +895,27 @@ test('cors-wildcard-credentials-throws: cors({ credentials: true }) with the def
   assert.throws(() => pikkuCors({ credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
   // Spelled out, as the http skill writes it, the wildcard is refused the same way.
   assert.throws(() => pikkuCors({ origin: '*', credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
+})
+
+test('cors-origin-list-literal: entries of an origin list are exact strings, so "*" or a "*." pattern in the list matches no real Origin, and ["*"] with credentials is not refused', async () => {
+  // The app's cors() middleware run on its own, on a fetch request and response.
+  const allowOriginFor = async (origin: string[], requestOrigin: string) => {
+    const middleware = pikkuCors({ origin, credentials: true })
+    const { logger } = recordingLogger()
+    const request = new PikkuFetchHTTPRequest(new Request('http://localhost/health', { headers: { origin: requestOrigin } }))
+    const response = new PikkuFetchHTTPResponse()
+    let nextCalled = false
+    await middleware({ logger } as never, { http: { request, response } } as never, async () => {
+      nextCalled = true
+    })
+    assert.equal(nextCalled, true)
+    return response.toResponse().headers.get('access-control-allow-origin')
+  }
+  // An exact entry is reflected, so the probe can tell a match from a miss.
+  assert.equal(await allowOriginFor(['https://app.example.com'], 'https://app.example.com'), 'https://app.example.com')
+  // ['*'] does not throw with credentials: true (only the string '*' does), and reflects nothing.
+  assert.equal(await allowOriginFor(['*'], 'https://app.example.com'), null)
+  assert.equal(await allowOriginFor(['https://*.example.com'], 'https://app.example.com'), null)
 })
 
 test('check-order: the session is checked before the input, and the input before permissions', async () => {
