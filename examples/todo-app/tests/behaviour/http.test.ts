@@ -1070,7 +1070,7 @@ test('second-wiring-replaces-route: a second wireHTTP on a wired method and path
 // The OpenAPI generator of @pikku/inspector 0.12.63 (what `pikku all` and `pikku openapi` call when `openAPI` is set),
 // run on the app's own generated route, function and schema metadata. The module is not among the package's exports,
 // so it is imported from its file.
-const openAPIDocumentOf = async (httpMeta?: HTTPWiringsMeta) => {
+const openAPIDocumentOf = async (httpMeta?: HTTPWiringsMeta, additionalInfo: Record<string, unknown> = {}) => {
   const readJSON = (path: string) => JSON.parse(readFileSync(new URL(`../../.pikku/${path}`, import.meta.url), 'utf8'))
   const schemaDir = new URL('../../.pikku/schemas/schemas/', import.meta.url)
   const schemas: Record<string, unknown> = {}
@@ -1084,7 +1084,7 @@ const openAPIDocumentOf = async (httpMeta?: HTTPWiringsMeta) => {
     readJSON('function/pikku-functions-meta.gen.json') as FunctionsMeta,
     httpMeta ?? (readJSON('http/pikku-http-wirings-meta.gen.json') as HTTPWiringsMeta),
     schemas,
-    { info: { title: 'Team to-do API', version: '1.0.0', description: 'probe' }, servers: [] },
+    { info: { title: 'Team to-do API', version: '1.0.0', description: 'probe' }, servers: [], ...additionalInfo },
   )
   return { spec, logged }
 }
@@ -1114,4 +1114,20 @@ test('openapi-default-tag-full-path: an untagged route is tagged with the first 
   const meta = { get: { '/api/todos': { route: '/api/todos', method: 'get', pikkuFuncId: 'listTodos', groupBasePath: '/api' } } }
   const { spec } = await openAPIDocumentOf(meta as unknown as HTTPWiringsMeta)
   assert.deepEqual(spec.paths['/api/todos'].get.tags, ['api'])
+})
+
+test('openapi-root-route-default-tag: an untagged route at "/" has no first segment and is tagged "default"', async () => {
+  const meta = { get: { '/': { route: '/', method: 'get', pikkuFuncId: 'listTodos' } } }
+  const { spec } = await openAPIDocumentOf(meta as unknown as HTTPWiringsMeta)
+  assert.deepEqual(spec.paths['/'].get.tags, ['default'])
+})
+
+test('openapi-security-schemes-alone: securitySchemes without security replaces the schemes but keeps the default requirement naming ApiKeyAuth and BearerAuth', async () => {
+  const CookieAuth = { type: 'apiKey', in: 'cookie', name: 'todo_session' }
+  const { spec } = await openAPIDocumentOf(undefined, { securitySchemes: { CookieAuth } })
+  assert.deepEqual(spec.components.securitySchemes, { CookieAuth })
+  assert.deepEqual(spec.security, [{ ApiKeyAuth: [] }, { BearerAuth: [] }])
+  // Given both, the document names only what was given.
+  const both = await openAPIDocumentOf(undefined, { securitySchemes: { CookieAuth }, security: [{ CookieAuth: [] }] })
+  assert.deepEqual(both.spec.security, [{ CookieAuth: [] }])
 })
