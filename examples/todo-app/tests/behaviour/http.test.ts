@@ -1116,6 +1116,18 @@ test('openapi-default-tag-full-path: an untagged route is tagged with the first 
   assert.deepEqual(spec.paths['/api/todos'].get.tags, ['api'])
 })
 
+test('openapi-additional-info-required: with openAPI set, a missing additionalInfo stops the generator with a TypeError, and an empty one gives a document with no info or servers', async () => {
+  const logger = { error: () => {} } as unknown as Parameters<typeof generateOpenAPISpec>[0]
+  await assert.rejects(
+    generateOpenAPISpec(logger, {} as FunctionsMeta, {} as HTTPWiringsMeta, {}, undefined as never),
+    /Cannot read properties of undefined \(reading 'info'\)/,
+  )
+  const spec = await generateOpenAPISpec(logger, {} as FunctionsMeta, {} as HTTPWiringsMeta, {}, {} as never)
+  assert.equal(spec.openapi, '3.1.0')
+  assert.equal(spec.info, undefined)
+  assert.equal(spec.servers, undefined)
+})
+
 test('openapi-root-route-default-tag: an untagged route at "/" has no first segment and is tagged "default"', async () => {
   const meta = { get: { '/': { route: '/', method: 'get', pikkuFuncId: 'listTodos' } } }
   const { spec } = await openAPIDocumentOf(meta as unknown as HTTPWiringsMeta)
