@@ -1128,6 +1128,14 @@ test('openapi-additional-info-required: with openAPI set, a missing additionalIn
   assert.equal(spec.servers, undefined)
 })
 
+test('openapi-gateway-and-rpc-routes: the Slack gateway\'s webhook route and the generated public RPC route are in the app\'s document, with no response content', async () => {
+  const { spec } = await openAPIDocumentOf()
+  assert.deepEqual(Object.keys(spec.paths['/webhooks/slack']).sort(), ['get', 'post'])
+  assert.equal(spec.paths['/webhooks/slack'].post.responses['200'].content, undefined)
+  assert.deepEqual(spec.paths['/rpc/{rpcName}'].post.tags, ['pikku'])
+  assert.equal(spec.paths['/rpc/{rpcName}'].post.responses['200'].content, undefined)
+})
+
 test('openapi-root-route-default-tag: an untagged route at "/" has no first segment and is tagged "default"', async () => {
   const meta = { get: { '/': { route: '/', method: 'get', pikkuFuncId: 'listTodos' } } }
   const { spec } = await openAPIDocumentOf(meta as unknown as HTTPWiringsMeta)
