@@ -351,3 +351,32 @@ test('skip-caught-by-cron: under InMemorySchedulerService a skipped run is caugh
     else process.env.TZ = tz
   }
 })
+
+test('start-twice-orphans-crons: a second start() on one instance gives each task a second cron job, so it runs twice, and stop() then ends only the newer jobs', async () => {
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 16, 8, 59, 0) })
+  // The service's own map of jobs, read only to stop in `finally` the jobs its stop() can no longer reach.
+  const cronJobs = (scheduler as unknown as { cronJobs: Map<string, { stop(): void }> }).cronJobs
+  let firstJobs: Array<{ stop(): void }> = []
+  const { traceIds, restore } = recordTraceIds(services)
+  const runsOf = (name: string) => traceIds.filter((id) => id.startsWith(`cron-${name}-`)).length
+  try {
+    await scheduler.start()
+    firstJobs = [...cronJobs.values()]
+    await scheduler.start()
+    mock.timers.tick(MINUTE)
+    await settle()
+    // 09:00: daily-digest (and workflow-recovery, every 5 minutes) start twice.
+    assert.equal(runsOf('daily-digest'), 2)
+    assert.equal(runsOf('workflow-recovery'), 2)
+    await scheduler.stop()
+    mock.timers.tick(5 * MINUTE)
+    await settle()
+    // 09:05: after stop(), workflow-recovery still runs, once, from the jobs of the first start().
+    assert.equal(runsOf('workflow-recovery'), 3)
+  } finally {
+    for (const job of firstJobs) job.stop()
+    restore()
+    await scheduler.stop()
+    mock.timers.reset()
+  }
+})
