@@ -12,6 +12,7 @@ import { stopSingletonServices } from '@pikku/core/utils'
 import { remindMeIn } from '../../src/functions/reminder-schedule.functions.js'
 import { bootServices, callerAs, collectLogs, nextInfoLog, recordTraceIds, type Singletons } from './harness/queues.js'
 import { waitFor } from './harness/app.js'
+import { pikkuState, setSingletonServices } from '@pikku/core/state'
 
 const MINUTE = 60_000
 let services: Singletons
@@ -411,4 +412,17 @@ test('stop-keeps-delayed-calls: stop() leaves a pending scheduleRPC call in plac
     await other.close()
     mock.timers.reset()
   }
+})
+
+test('run-before-services: with no singleton services registered, runScheduledTask rejects with "Singleton services not initialized" and the task does not run', async () => {
+  const digests = countDigests()
+  pikkuState(null, 'package', 'singletonServices', null as never)
+  try {
+    await assert.rejects(runScheduledTask({ name: 'daily-digest' }), { message: 'Singleton services not initialized' })
+    assert.equal(digests.runs, 0)
+  } finally {
+    setSingletonServices(services as never)
+    digests.restore()
+  }
+  assert.equal(pikkuState(null, 'package', 'singletonServices'), services)
 })
