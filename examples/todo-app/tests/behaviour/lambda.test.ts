@@ -16,6 +16,7 @@ import { collectLogs, HELD_STREAM_ANSWER, holdHealthStream, quiet } from './harn
 import { createTestJWT } from './harness/http.js'
 import { sqliteDatabase, startRedis } from './harness/services.js'
 import { recordingLogger } from './harness/core-probes.js'
+import { recordTraceIds } from './harness/queues.js'
 
 process.env.AWS_REGION ??= 'eu-west-1'
 const QUEUE_URL_PREFIX = 'http://127.0.0.1:9/000000000000/'
@@ -435,6 +436,26 @@ test('cloudflare-scheduled-by-cron: the Worker scheduled handler runs the task w
   } finally {
     logger.info = original
   }
+})
+
+test('platform-trace-id: runLambdaScheduled and the Cloudflare scheduled handler run a task under the trace id cron-<random UUID>, which does not hold the task name', async () => {
+  const { default: worker } = await import('../../src/runtimes/cloudflare.js')
+  const { runLambdaScheduled } = await import('@pikku/lambda/scheduled')
+  const { traceIds, restore } = recordTraceIds(getSingletonServices() as never)
+  // runLambdaScheduled runs every wired task and prints a failed one (a skipped weekday-digest) with console.error.
+  const consoleError = console.error
+  console.error = () => {}
+  try {
+    await runLambdaScheduled({} as never)
+    const lambdaRuns = traceIds.length
+    assert.equal(lambdaRuns, Object.keys(pikkuState(null, 'scheduler', 'meta')).length)
+    await worker.scheduled({ cron: '0 9 * * *', scheduledTime: Date.now() } as never, {})
+    assert.equal(traceIds.length, lambdaRuns + 1)
+  } finally {
+    console.error = consoleError
+    restore()
+  }
+  for (const id of traceIds) assert.match(id, /^cron-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
 })
 
 /** A stand-in Durable Object state for CloudflareEventHubService: a storage map, and sockets found by their tag. */
