@@ -679,3 +679,61 @@ test('filter-matches-nothing-keeps-functions: a filter that matches no wiring le
   assert.deepEqual(none.requiredServices, [])
   assert.deepEqual((await filterAppSlice({ tags: ['todos'] })).requiredServices, ['todoStore'])
 })
+
+test('n8n-import-files: pikku import n8n needs a pikku.config.json, writes <slug>/<slug>.graph.ts, drops the trigger, maps Set to graph:editFields, ports a Code node, ignores -o, and refuses an unresolved sub-workflow', async () => {
+  // A folder outside any project; removed in `finally`. The export: a manual trigger, a Set node, a Code node and a
+  // sticky note; the second one calls a workflow by an id that the file does not hold.
+  const dir = mkdtempSync(join(tmpdir(), 'pikku-n8n-'))
+  const node = (name: string, type: string, parameters: object) => ({ id: name, name, type, typeVersion: 1, position: [0, 0], parameters })
+  const edge = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] })
+  const tidy = {
+    name: 'Tidy Up',
+    nodes: [
+      node('Start', 'n8n-nodes-base.manualTrigger', {}),
+      node('Set Fields', 'n8n-nodes-base.set', { assignments: { assignments: [{ id: 'a', name: 'greeting', value: 'hi', type: 'string' }] } }),
+      node('Shout', 'n8n-nodes-base.code', { jsCode: 'return [{ json: { loud: $json.greeting.toUpperCase() } }]' }),
+      node('Note', 'n8n-nodes-base.stickyNote', { content: 'Says hi' }),
+    ],
+    connections: { Start: edge('Set Fields'), 'Set Fields': edge('Shout') },
+  }
+  const callsOther = {
+    name: 'Calls Other',
+    nodes: [node('Start', 'n8n-nodes-base.manualTrigger', {}), node('Run Other', 'n8n-nodes-base.executeWorkflow', { workflowId: 'xyz123' })],
+    connections: { Start: edge('Run Other') },
+  }
+  try {
+    writeFileSync(join(dir, 'tidy.json'), JSON.stringify(tidy))
+    writeFileSync(join(dir, 'other.json'), JSON.stringify(callsOther))
+    const noConfig = await run([PIKKU, 'import', 'n8n', 'tidy.json'], dir)
+    assert.notEqual(noConfig.code, 0)
+    assert.match(noConfig.stderr, /Config file pikku\.config\.json not found/)
+    assert.equal(existsSync(join(dir, 'tidyUp')), false)
+
+    writeFileSync(join(dir, 'tsconfig.json'), '{}')
+    writeFileSync(join(dir, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', outDir: '.pikku', srcDirectories: ['src'] }))
+    // -o is also the short form of the global --outDir, so the import's own --out is not set and the files go to the
+    // default folder (no scaffold.functionDir here, so the working directory).
+    const imported = await run([PIKKU, 'import', 'n8n', 'tidy.json', '-o', 'out'], dir)
+    assert.equal(imported.code, 0)
+    assert.match(imported.stdout, /Imported "Tidy Up" \(pure-graph\) → 2 file\(s\) in /)
+    assert.equal(existsSync(join(dir, 'out')), false)
+    const graph = readFileSync(join(dir, 'tidyUp', 'tidyUp.graph.ts'), 'utf8')
+    assert.match(graph, /export const tidyUpWorkflow = pikkuWorkflowGraph\(\{\n {2}name: "Tidy Up",\n {2}notes: \["Says hi"\],/)
+    assert.match(graph, /setFields: "graph:editFields",\n {4}shout: "codeStubShout",\n {2}\},/)
+    assert.doesNotMatch(graph, /start:/)
+    const shout = readFileSync(join(dir, 'tidyUp', 'functions', 'codeStubShout.function.ts'), 'utf8')
+    assert.match(shout, /^\/\/ @ts-nocheck\n/)
+    assert.match(shout, /greeting\.toUpperCase\(\)/)
+
+    const withOut = await run([PIKKU, 'import', 'n8n', 'tidy.json', '--out', 'out'], dir)
+    assert.equal(withOut.code, 0)
+    assert.ok(existsSync(join(dir, 'out', 'tidyUp', 'tidyUp.graph.ts')))
+
+    const refused = await run([PIKKU, 'import', 'n8n', 'other.json'], dir)
+    assert.equal(refused.code, 1)
+    assert.match(refused.stderr, /Cannot import "Calls Other":\n {2}\[missing-subworkflow\] Node "Run Other" references a subflow that doesn't exist \(n8n id "xyz123"\)/)
+    assert.equal(existsSync(join(dir, 'callsOther')), false)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
