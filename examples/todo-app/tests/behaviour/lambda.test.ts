@@ -941,6 +941,46 @@ test('lambda-redis-stores-keep-topic: after RedisChannelStore.removeChannels, Re
   }
 })
 
+test('lambda-redis-state-json: RedisChannelStore keeps channel state as JSON, so a Date reads back as a string, an undefined field is dropped and null reads as undefined', async () => {
+  const { RedisChannelStore } = await import('@pikku/redis')
+  const redis = await startRedis()
+  const channelStore = new RedisChannelStore(redis.url)
+  try {
+    await channelStore.addChannel({ channelId: 'stateful', channelName: 'todos', openingData: undefined })
+    await channelStore.setState('stateful', { since: new Date(0), draft: undefined, count: 1 })
+    assert.deepEqual(await channelStore.getState('stateful'), { since: '1970-01-01T00:00:00.000Z', count: 1 })
+    await channelStore.setState('stateful', null)
+    assert.equal(await channelStore.getState('stateful'), undefined)
+  } finally {
+    await channelStore.close()
+    await redis.stop()
+  }
+})
+
+test('lambda-redis-stores-share-client: RedisChannelStore and RedisEventHubStore work on one ioredis client, and their close() leaves a client passed in open', async () => {
+  const { RedisChannelStore, RedisEventHubStore } = await import('@pikku/redis')
+  const { Redis } = await import('ioredis')
+  const redis = await startRedis()
+  const client = new Redis(redis.url)
+  try {
+    const channelStore = new RedisChannelStore(client)
+    const eventHubStore = new RedisEventHubStore(client)
+    await channelStore.init()
+    await eventHubStore.init()
+    await channelStore.addChannel({ channelId: 'shared', channelName: 'todos', openingData: undefined })
+    await eventHubStore.subscribe('todos:ann', 'shared')
+    assert.equal((await channelStore.getChannel('shared')).channelName, 'todos')
+    assert.deepEqual(await eventHubStore.getChannelIdsForTopic('todos:ann'), ['shared'])
+    await channelStore.close()
+    await eventHubStore.close()
+    assert.equal(client.status, 'ready')
+    assert.equal(await client.ping(), 'PONG')
+  } finally {
+    client.disconnect()
+    await redis.stop()
+  }
+})
+
 test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers false for a database error, and LambdaEventHubService.subscribe resolves all the same, while publish and unsubscribe reject', async () => {
   const { Kysely, SqliteDialect } = await import('kysely')
   const { KyselyEventHubStore } = await import('@pikku/kysely')
