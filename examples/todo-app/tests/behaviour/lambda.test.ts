@@ -981,6 +981,27 @@ test('lambda-redis-stores-share-client: RedisChannelStore and RedisEventHubStore
   }
 })
 
+test('lambda-redis-stores-no-expiry: RedisChannelStore and RedisEventHubStore set no expiry on the keys of a channel and its topics', async () => {
+  const { RedisChannelStore, RedisEventHubStore } = await import('@pikku/redis')
+  const { Redis } = await import('ioredis')
+  const redis = await startRedis()
+  const client = new Redis(redis.url)
+  try {
+    const channelStore = new RedisChannelStore(client)
+    const eventHubStore = new RedisEventHubStore(client)
+    await channelStore.addChannel({ channelId: 'left', channelName: 'todos', openingData: undefined })
+    await channelStore.setState('left', { step: 1 })
+    await eventHubStore.subscribe('todos:ann', 'left')
+    // TTL answers -1 for a key that exists and has no expiry (-2 would mean the key is missing).
+    for (const key of ['pikku:channel:left', 'pikku:subs:left', 'pikku:topic:todos:ann']) {
+      assert.equal(await client.ttl(key), -1, key)
+    }
+  } finally {
+    client.disconnect()
+    await redis.stop()
+  }
+})
+
 test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers false for a database error, and LambdaEventHubService.subscribe resolves all the same, while publish and unsubscribe reject', async () => {
   const { Kysely, SqliteDialect } = await import('kysely')
   const { KyselyEventHubStore } = await import('@pikku/kysely')
