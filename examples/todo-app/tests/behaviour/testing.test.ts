@@ -4,6 +4,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
 const APP_DIR = join(import.meta.dirname, '..', '..')
@@ -18,6 +19,9 @@ const runNode = (args: string[], cwd = APP_DIR) =>
     child.on('close', (code) => resolve({ code, output }))
   })
 
+/** A folder inside the app (so `@pikku/core` resolves), in the git-ignored .behaviour folder, removed by the caller. */
+const scratch = () => mkdtemp(join(APP_DIR, '.behaviour', 'testing-'))
+
 test('plain-node-test-needs-tsx: plain node --test cannot load the app test file, whose .js import specifiers (in its own and in the generated files) name .ts files', async () => {
   const { code, output } = await runNode(['--test', '--test-reporter=tap', 'src/functions/todos.functions.test.ts'])
   assert.notEqual(code, 0, output)
@@ -26,4 +30,70 @@ test('plain-node-test-needs-tsx: plain node --test cannot load the app test file
   assert.ok(missing, output)
   assert.ok(existsSync(`${missing[1]}.ts`), `${missing[1]}.ts should exist`)
   // The same file under tsx passes: core#app-unit-tests-pass runs it with `node --import tsx --test`.
+})
+
+test('setup-file-needs-loading: a setup file with a top-level beforeEach runs only when the test process loads it, by --import or by an import in the test file', async () => {
+  const dir = await scratch()
+  try {
+    await writeFile(
+      join(dir, 'setup.ts'),
+      "import { beforeEach } from 'node:test'\nbeforeEach(() => { console.log('SETUP-HOOK-RAN') })\n",
+    )
+    await writeFile(join(dir, 'plain.test.ts'), "import { test } from 'node:test'\ntest('one', () => {})\n")
+    await writeFile(
+      join(dir, 'imports.test.ts'),
+      "import './setup.js'\nimport { test } from 'node:test'\ntest('one', () => {})\n",
+    )
+    const alone = await runNode(['--import', 'tsx', '--test', 'plain.test.ts'], dir)
+    assert.equal(alone.code, 0, alone.output)
+    assert.doesNotMatch(alone.output, /SETUP-HOOK-RAN/)
+    const imported = await runNode(['--import', 'tsx', '--import', './setup.ts', '--test', 'plain.test.ts'], dir)
+    assert.equal(imported.code, 0, imported.output)
+    assert.match(imported.output, /SETUP-HOOK-RAN/)
+    const fromFile = await runNode(['--import', 'tsx', '--test', 'imports.test.ts'], dir)
+    assert.equal(fromFile.code, 0, fromFile.output)
+    assert.match(fromFile.output, /SETUP-HOOK-RAN/)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
+test('test-files-own-process: under node --test a function one test registers stays for the later tests of its file, cleared or not, but another file does not see it', async () => {
+  const dir = await scratch()
+  const registry = "(pikkuState(null, 'function', 'functions') as Map<string, unknown>)"
+  try {
+    await writeFile(
+      join(dir, 'a.test.ts'),
+      [
+        "import { test } from 'node:test'",
+        "import assert from 'node:assert/strict'",
+        "import { addFunction } from '@pikku/core/function'",
+        "import { pikkuState } from '@pikku/core/state'",
+        "import { clearPikkuRuntimeState } from '@pikku/core/testing'",
+        "test('registers', () => { addFunction('probeFromA', { func: async () => 'a' } as never) })",
+        `test('later test, same file', () => { clearPikkuRuntimeState(); assert.equal(${registry}.has('probeFromA'), true) })`,
+        '',
+      ].join('\n'),
+    )
+    await writeFile(
+      join(dir, 'b.test.ts'),
+      [
+        "import { test } from 'node:test'",
+        "import assert from 'node:assert/strict'",
+        "import { pikkuState } from '@pikku/core/state'",
+        `test('other file', () => { assert.equal(${registry}.has('probeFromA'), false) })`,
+        '',
+      ].join('\n'),
+    )
+    // One file at a time, a before b, so b would see a's registration if the files shared a process.
+    const run = await runNode(['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=tap', 'a.test.ts', 'b.test.ts'], dir)
+    assert.equal(run.code, 0, run.output)
+    assert.match(run.output, /# pass 3/)
+    // With the files in one process, the registration leaks into b
+    const shared = await runNode(['--import', 'tsx', '--test', '--test-isolation=none', '--test-reporter=tap', 'a.test.ts', 'b.test.ts'], dir)
+    assert.notEqual(shared.code, 0, shared.output)
+    assert.match(shared.output, /# fail 1/)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 })
