@@ -97,3 +97,25 @@ test('test-files-own-process: under node --test a function one test registers st
     await rm(dir, { recursive: true, force: true })
   }
 })
+
+test('scenario-browser-driver-hint: without @pikku/playwright the browser run refuses to start and suggests --no-browser, an option pikku scenario run does not have', async () => {
+  // The CLI's own resolver, as `pikku scenario run --run browser` calls it, with the default driver, which this app lacks
+  const { resolveScenarioBrowserProvider } = await import(
+    join(APP_DIR, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'functions', 'commands', 'scenario-browser.js')
+  )
+  await assert.rejects(
+    resolveScenarioBrowserProvider({
+      environment: 'local',
+      apiUrl: 'http://localhost:1',
+      appUrl: 'http://localhost:1',
+      secret: 'unused',
+      actors: {},
+      browserScenarios: ['aliceFinishesATodo'],
+    }),
+    /'@pikku\/playwright' could not be loaded\. Run 'yarn add -D @pikku\/playwright @playwright\/test', or run with --no-browser/,
+  )
+  const help = await runNode([join(APP_DIR, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js'), 'scenario', 'run', '--help'])
+  assert.equal(help.code, 0, help.output)
+  assert.match(help.output, /--run <value>.*\(default: "default"\) \[choices: default, browser, cli\]/)
+  assert.doesNotMatch(help.output, /--no-browser|--browser\b/)
+})
