@@ -372,6 +372,85 @@ test('s3-errors-return-false: S3Content logs a failed write, copy or delete and 
   }
 })
 
+/** Runs `fn` with the given environment variables set (undefined: removed), and puts the old values back after. */
+const withEnv = async <T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> => {
+  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]))
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+  }
+  apply(vars)
+  try {
+    return await fn()
+  } finally {
+    apply(saved)
+  }
+}
+const exampleKeys = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'example' }
+const uploadArgs = { bucket: 'attachments', fileKey: 't1/f', contentType: 'image/png' }
+
+test('s3-upload-url-empty-checksum: S3Content signs its PUT URL for 3600 seconds with x-amz-checksum-crc32=AAAAAA==, the CRC32 of an empty body, unless AWS_REQUEST_CHECKSUM_CALCULATION is WHEN_REQUIRED', async () => {
+  const { crc32 } = await import('node:zlib')
+  const emptyBodyCrc = Buffer.alloc(4).fill(0).toString('base64')
+  assert.equal(crc32(Buffer.alloc(0)), 0)
+  const uploadUrl = (setting: string | undefined) =>
+    withEnv({ ...exampleKeys, AWS_REQUEST_CHECKSUM_CALCULATION: setting }, async () => {
+      const s3 = new S3Content({ bucketName: 'todo-files', region: 'eu-west-1' }, recordingLogger().logger as never, { keyPairId: 'K1', privateKey: '' })
+      return new URL((await s3.getUploadURL(uploadArgs)).uploadUrl)
+    })
+  const byDefault = await uploadUrl(undefined)
+  assert.equal(byDefault.searchParams.get('X-Amz-Expires'), '3600')
+  assert.equal(byDefault.searchParams.get('x-amz-checksum-crc32'), emptyBodyCrc)
+  // The checksum is one of the query parameters the signature covers, so a client cannot drop it.
+  assert.ok(byDefault.searchParams.get('X-Amz-Signature'))
+  const whenRequired = await uploadUrl('WHEN_REQUIRED')
+  assert.equal(whenRequired.searchParams.get('x-amz-checksum-crc32'), null)
+  assert.equal(whenRequired.searchParams.get('X-Amz-Expires'), '3600')
+})
+
+test('s3-needs-sdk-credentials: S3Content takes no credentials of its own; with none for the AWS SDK to find, getUploadURL rejects with "Could not load credentials from any providers"', async () => {
+  await withEnv(
+    { AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined, AWS_SESSION_TOKEN: undefined, AWS_PROFILE: undefined, AWS_EC2_METADATA_DISABLED: 'true' },
+    async () => {
+      const s3 = new S3Content({ bucketName: 'todo-files', region: 'eu-west-1' }, recordingLogger().logger as never, { keyPairId: 'K1', privateKey: '' })
+      await assert.rejects(s3.getUploadURL(uploadArgs), { name: 'CredentialsProviderError', message: 'Could not load credentials from any providers' })
+    },
+  )
+})
+
+test('s3-endpoint-host-style: given an endpoint that is a host name, S3Content puts the bucket in the URL\'s host name; given an IP address, in its path', async () => {
+  const url = (endpoint: string) =>
+    withEnv(exampleKeys, async () => {
+      const s3 = new S3Content({ bucketName: 'todo-files', region: 'eu-west-1', endpoint }, recordingLogger().logger as never, { keyPairId: 'K1', privateKey: '' })
+      const { origin, pathname } = new URL((await s3.getUploadURL(uploadArgs)).uploadUrl)
+      return `${origin}${pathname}`
+    })
+  assert.equal(await url('http://localhost:4566'), 'http://todo-files.localhost:4566/attachments/t1/f')
+  assert.equal(await url('http://127.0.0.1:4566'), 'http://127.0.0.1:4566/todo-files/attachments/t1/f')
+})
+
+test('sqs-options-only-delay: SQSQueueService from @pikku/aws-services sends the queue URL, the JSON body and DelaySeconds and nothing else: jobId, attempts, backoff and priority are dropped, and 999 ms goes out as 0 seconds', async () => {
+  const queue = new SQSQueueService({ region: 'eu-west-1', queueUrlPrefix: QUEUE_URL_PREFIX })
+  const sent: Array<Record<string, unknown>> = []
+  // The AWS client is replaced so that nothing leaves the process; what it would send is recorded.
+  ;(queue as unknown as { client: unknown }).client = {
+    send: async (command: { input: Record<string, unknown> }) => (sent.push(command.input), { MessageId: 'm-1' }),
+  }
+  const options = { jobId: 'reminder-t', attempts: 3, backoff: { type: 'exponential' as const, delay: 1000 }, priority: 1, delay: 999 }
+  assert.equal(await queue.add('todo-reminders', { todoId: 't' }, options), 'm-1')
+  assert.deepEqual(sent, [{ QueueUrl: `${QUEUE_URL_PREFIX}todo-reminders`, MessageBody: '{"todoId":"t"}', DelaySeconds: 0 }])
+})
+
+test('sqs-delay-negative: SQSQueueService from @pikku/aws-services refuses a negative delay before sending anything', async () => {
+  const queue = new SQSQueueService({ region: 'eu-west-1', queueUrlPrefix: QUEUE_URL_PREFIX })
+  let sends = 0
+  ;(queue as unknown as { client: unknown }).client = { send: async () => (sends++, { MessageId: 'm-1' }) }
+  await assert.rejects(queue.add('todo-reminders', { todoId: 't' }, { delay: -1 }), { message: 'SQS delay cannot be negative. Requested: -1s' })
+  assert.equal(sends, 0)
+})
+
 test('aws-secrets-json-and-denied: AWSSecrets parses a secret string as JSON, and an access error reads as a missing secret to hasSecret and getSecrets', async () => {
   const secrets = new AWSSecrets({ awsRegion: 'eu-west-1' })
   const useClient = (send: () => Promise<unknown>) => ((secrets as unknown as { client: unknown }).client = { send })
