@@ -1131,6 +1131,7 @@ test('openapi-additional-info-required: with openAPI set, a missing additionalIn
 test('openapi-gateway-and-rpc-routes: the Slack gateway\'s webhook route and the generated public RPC route are in the app\'s document, with no response content', async () => {
   const { spec } = await openAPIDocumentOf()
   assert.deepEqual(Object.keys(spec.paths['/webhooks/slack']).sort(), ['get', 'post'])
+  assert.equal(spec.paths['/webhooks/slack'].get.responses['200'].content, undefined)
   assert.equal(spec.paths['/webhooks/slack'].post.responses['200'].content, undefined)
   assert.deepEqual(spec.paths['/rpc/{rpcName}'].post.tags, ['pikku'])
   assert.equal(spec.paths['/rpc/{rpcName}'].post.responses['200'].content, undefined)
