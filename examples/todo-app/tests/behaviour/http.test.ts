@@ -918,6 +918,31 @@ test('cors-origin-list-literal: entries of an origin list are exact strings, so 
   assert.equal(await allowOriginFor(['https://*.example.com'], 'https://app.example.com'), null)
 })
 
+test('cors-options-route-never-runs: a route wired with method "options" that the "*" group covers gets cors()\'s 204 and its function never runs; without the group it runs', async () => {
+  let calls = 0
+  const func = { func: async () => ((calls += 1), { ran: true }) }
+  const preflight = { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' } }
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  // Covered by the '*' group, as codegen writes the meta of every wireHTTP route (see /health in the generated meta).
+  const covered = '/probe-options-covered'
+  await withProbeRoute('probeOptionsCovered', covered, func, { method: 'options' }, async () => {
+    httpMeta.options[covered].middleware = [{ type: 'http', route: '*' }]
+    const response = await fetch(`${app.url}${covered}`, preflight)
+    assert.equal(response.status, 204)
+    assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+    assert.equal(response.headers.get('access-control-max-age'), '86400')
+    assert.equal(calls, 0)
+  })
+  // The same route with no '*' group: the function runs and its body comes back.
+  const bare = '/probe-options-bare'
+  await withProbeRoute('probeOptionsBare', bare, func, { method: 'options' }, async () => {
+    const response = await fetch(`${app.url}${bare}`, preflight)
+    assert.equal(response.status, 200)
+    assert.deepEqual(await response.json(), { ran: true })
+    assert.equal(calls, 1)
+  })
+})
+
 test('check-order: the session is checked before the input, and the input before permissions', async () => {
   // No session and a bad body: 403, the input is never looked at.
   const anonymous = await fetch(`${app.url}/todos`, { method: 'POST', headers: json, body: JSON.stringify({ title: 42 }) })
