@@ -918,6 +918,26 @@ test('cors-origin-list-literal: entries of an origin list are exact strings, so 
   assert.equal(await allowOriginFor(['https://*.example.com'], 'https://app.example.com'), null)
 })
 
+test('cors-reflect-no-origin-wildcard-credentials: cors({ origin: true, credentials: true }) answers a request without an Origin header with Access-Control-Allow-Origin * and Access-Control-Allow-Credentials true', async () => {
+  // The middleware run on its own, on a fetch request and response, as in cors-origin-list-literal.
+  const headersFor = async (requestHeaders: Record<string, string>) => {
+    const middleware = pikkuCors({ origin: true, credentials: true })
+    const { logger } = recordingLogger()
+    const request = new PikkuFetchHTTPRequest(new Request('http://localhost/health', { headers: requestHeaders }))
+    const response = new PikkuFetchHTTPResponse()
+    await middleware({ logger } as never, { http: { request, response } } as never, async () => {})
+    return response.toResponse().headers
+  }
+  // With an Origin, it is reflected.
+  const withOrigin = await headersFor({ origin: 'https://app.example.com' })
+  assert.equal(withOrigin.get('access-control-allow-origin'), 'https://app.example.com')
+  assert.equal(withOrigin.get('access-control-allow-credentials'), 'true')
+  // Without one, the wildcard goes out together with credentials, the pair cors() refuses at setup for origin: '*'.
+  const withoutOrigin = await headersFor({})
+  assert.equal(withoutOrigin.get('access-control-allow-origin'), '*')
+  assert.equal(withoutOrigin.get('access-control-allow-credentials'), 'true')
+})
+
 test('cors-options-route-never-runs: a route wired with method "options" that the "*" group covers gets cors()\'s 204 and its function never runs; without the group it runs', async () => {
   let calls = 0
   const func = { func: async () => ((calls += 1), { ran: true }) }
