@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto'
 import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
 import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
+import { signOut } from '../../src/functions/session.functions.js'
 import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
 import { waitFor } from './harness/app.js'
 import { forgedToken } from './harness/http.js'
@@ -337,6 +338,34 @@ test('route-auth-false-session-func-forbidden: a route that sets auth: false but
     assert.equal(c.frames.filter((f) => typeof f === 'string').length, 0)
   } finally {
     routes.getTodo = getTodo
+  }
+})
+
+test('signed-out-socket-keeps-session-on-auth-false-route: after a message runs signOut (clearSession), a later message to a route with auth: false still runs with the old session in wire.session; a route that keeps the default auth is refused', async () => {
+  const channel = (pikkuState(null, 'channel', 'channels') as Map<string, any>).get('todos')
+  const routes = channel.onMessageWiring.action
+  const routeMeta = (pikkuState(null, 'channel', 'meta') as Record<string, any>).todos.messageWirings.action
+  const getTodo = routes.getTodo
+  // The app's signOut (src/functions/session.functions.ts), wired on the channel as one more action.
+  routes.signOut = signOut
+  routeMeta.signOut = { pikkuFuncId: 'signOut' }
+  try {
+    const c = await signedIn('sam')
+    const created = await c.call<Todo>('createTodo', { title: 'Before sign-out' })
+    await c.call('signOut')
+    // A route with the default auth: the channel's check reads getSession(), now empty, and refuses.
+    const from = c.frames.length
+    c.send({ action: 'getTodo', todoId: created.todoId })
+    assert.equal(await c.next((f) => typeof f === 'string', 3000, from), "Unauthorized for route 'action:getTodo'")
+    // The same route with auth: false: the function runner checks wire.session, still sam's, and the to-do comes back.
+    routes.getTodo = { func: getTodo, auth: false }
+    const fetched = await c.call<Todo>('getTodo', { todoId: created.todoId })
+    assert.equal(fetched.ownerId, 'sam')
+    assert.equal(fetched.todoId, created.todoId)
+  } finally {
+    routes.getTodo = getTodo
+    delete routes.signOut
+    delete routeMeta.signOut
   }
 })
 
