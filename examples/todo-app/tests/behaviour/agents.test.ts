@@ -181,6 +181,26 @@ test('approval-suspends: a call of an approvalRequired function stops the run wi
   assert.ok(await services.todoStore.get(todo.todoId), 'nothing is deleted before the answer')
 })
 
+test('approval-step-text-not-stored: text the model writes in the step that stops for approval is returned as the reply, but the thread stores only the tool call, so neither a later read of the thread nor the model after approval sees it', async () => {
+  const todo = await newTodo('alice', 'Spare plan')
+  const said = 'I will delete "Spare plan" once you approve.'
+  model.answer({ text: said, toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const turn = await (await ask('alice', 'Delete the spare plan', 'alice-approval-text')).json()
+  assert.equal(turn.reply, said)
+  assert.equal(turn.pendingApprovals.length, 1)
+  const stored: any[] = await storage.getMessages('alice-approval-text')
+  // The user's message, an assistant message with no content (the finished steps, none here) and the tool call.
+  assert.deepEqual(stored.map((m) => m.role), ['user', 'assistant', 'assistant'])
+  assert.equal(stored[1].content, undefined)
+  assert.deepEqual(stored[2].toolCalls.map((c: any) => c.name), ['deleteTodoWithApproval'])
+  assert.ok(!JSON.stringify(stored).includes(said), 'the text is in no stored message')
+  model.answer({ text: 'Deleted.' })
+  assert.equal((await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)).status, 200)
+  // The continued run sends the model the stored thread: the tool call and its result, without the text.
+  assert.ok(!model.calls[1].text.includes(said))
+  assert.ok(!JSON.stringify(await storage.getMessages('alice-approval-text')).includes(said))
+})
+
 test('approval-other-user-403: another user answering the approval gets 403 "Not authorized to access this run"', async () => {
   const todo = await newTodo('alice', 'Guarded')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
