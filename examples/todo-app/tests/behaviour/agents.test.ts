@@ -615,6 +615,40 @@ test('history-counts-tool-messages: a turn with one tool call stores four messag
   assert.deepEqual(stored[1].toolCalls.map((c: any) => c.name), ['listTodos'])
 })
 
+test('history-orphan-tool-result-working-memory: when lastMessages cuts between a stored tool call and its result, the result still reaches the model with working memory on; with it off, the history starts at the next user message', async () => {
+  // todoAssistant keeps lastMessages: 12. One tool turn stores 4 messages and a plain turn 2 (history-counts-tool-messages),
+  // so after one tool turn and five plain ones the last 12 stored messages start with the tool result.
+  await newTodo('alice', 'Orphaned')
+  const cutThread = async (thread: string) => {
+    model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'One to-do.' })
+    await ask('alice', 'What is on my list?', thread)
+    for (let i = 1; i <= 5; i++) {
+      model.answer({ text: `Reply ${i}.` })
+      await ask('alice', `Message ${i}`, thread)
+    }
+    const lastTwelve: any[] = await storage.getMessages(thread, { lastN: 12 })
+    assert.equal(lastTwelve[0].role, 'tool')
+    model.answer({ text: 'Still here.' })
+    assert.equal((await ask('alice', 'Message 6', thread)).status, 200)
+    return model.calls.at(-1)!.prompt as any[]
+  }
+  // Working memory on, as todoAssistant has it: the system message in front keeps the orphan in.
+  const withMemory = await cutThread('alice-orphan-result')
+  assert.equal(withMemory[0].role, 'tool')
+  assert.equal(withMemory[0].content[0].toolName, 'listTodos')
+  // Working memory off, on a thread cut the same way: the leading orphan is dropped and the history starts with a user message.
+  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
+  const memory = agent.memory
+  agent.memory = { ...memory, workingMemory: undefined }
+  try {
+    const withoutMemory = await cutThread('alice-orphan-result-no-memory')
+    assert.equal(withoutMemory[0].role, 'user')
+    assert.ok(!withoutMemory.some((m) => m.role === 'tool'))
+  } finally {
+    agent.memory = memory
+  }
+})
+
 test('working-memory-invalid: an update that fails the schema is logged as a warning and dropped', async () => {
   model.answer({ text: 'Noted. <working_memory>{"currentFocus":"docs"}</working_memory>' })
   await ask('alice', 'I work on docs', 'alice-memory-bad')
