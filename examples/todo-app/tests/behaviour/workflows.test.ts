@@ -661,3 +661,22 @@ test('graph-inline-retries-onerror-running: an inline graph node with retries ab
     },
   )
 })
+
+test('graph-node-rpc-not-found: a graph node whose function is not registered suspends the run with "RPC \'…\' not found. Deploy the missing function and resume."', async () => {
+  await withTestGraph(
+    'missingFunctionGraph',
+    { ghost: { nodeId: 'ghost', rpcName: 'noSuchGraphFunction', input: {} } },
+    ['ghost'],
+    async () => {
+      const { runId } = await services.workflowService.startWorkflow('missingFunctionGraph', {}, { type: 'test' }, rpcFor(services))
+      const run = await services.workflowService.getRun(runId)
+      assert.equal(run.status, 'suspended')
+      assert.deepEqual(run.error, { message: "RPC 'noSuchGraphFunction' not found. Deploy the missing function and resume.", code: 'RPC_NOT_FOUND' })
+      const history = await services.workflowService.getRunHistory(runId)
+      assert.deepEqual(
+        history.map((s: any) => [s.stepName, s.status, s.error?.name, s.error?.message]),
+        [['ghost', 'failed', 'RPCNotFoundError', 'RPC function not found: noSuchGraphFunction']],
+      )
+    },
+  )
+})
