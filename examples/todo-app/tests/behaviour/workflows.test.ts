@@ -662,6 +662,59 @@ test('graph-inline-retries-onerror-running: an inline graph node with retries ab
   )
 })
 
+test('graph-child-workflow-parked-succeeds: a graph node whose workflow parks (workflow.suspend, or a sleep) is recorded succeeded with no result, the next node gets undefined from it, and the graph run completes while the child is still parked', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const registered = pikkuState(null, 'function', 'functions').get('health')!
+  const original = registered.func
+  const inputs: unknown[] = []
+  // health is wrapped for this test only, to record the input the next node is called with; restored below.
+  registered.func = async (services: any, data: any, wire: any) => {
+    inputs.push(data)
+    return original(services, data, wire)
+  }
+  /** Runs a graph whose node `park` names `child`, followed by `after` (health) reading `park`'s output. */
+  const runParked = async (child: string, input: unknown, childInput: unknown) => {
+    let outcome: any
+    await withTestGraph(
+      'parkedChildGraph',
+      {
+        park: { nodeId: 'park', rpcName: child, input: childInput, next: 'after' },
+        after: { nodeId: 'after', rpcName: 'health', input: { passed: { $ref: 'park', path: 'passed' } } },
+      },
+      ['park'],
+      async () => {
+        const { runId } = await services.workflowService.startWorkflow('parkedChildGraph', input, { type: 'test' }, rpcFor(services))
+        const history = await services.workflowService.getRunHistory(runId)
+        const runs = await services.workflowService.listRuns({ workflowName: child })
+        const childRun = runs.find((r: any) => (r.wire ?? {}).parentRunId === runId)
+        outcome = { run: await services.workflowService.getRun(runId), history, childRun }
+      },
+    )
+    return outcome
+  }
+  try {
+    // A child that suspends: the child run is suspended, yet its node succeeded with no result.
+    await withSuspendProbe('parkedChildProbeWorkflow', async (child) => {
+      const suspended = await runParked(child, {}, {})
+      assert.equal(suspended.childRun.status, 'suspended')
+      assert.deepEqual(suspended.history.map((s: any) => [s.stepName, s.status, s.result]), [['park', 'succeeded', undefined], ['after', 'succeeded', { status: 'ok' }]])
+      assert.equal(suspended.history[0].childRunId, suspended.childRun.id)
+      assert.deepStrictEqual(inputs, [{ passed: undefined }])
+      assert.equal(suspended.run.status, 'completed')
+    })
+    // A child that sleeps: the reminder workflow of an open to-do waits a day, and the graph run does not.
+    const todo = await newTodo('kim', 'Book the dentist')
+    inputs.length = 0
+    const sleeping = await runParked('todoReminderWorkflow', { todoId: todo.todoId }, { todoId: { $ref: 'trigger', path: 'todoId' } })
+    assert.equal(sleeping.childRun.status, 'running')
+    assert.deepEqual(sleeping.history.map((s: any) => [s.stepName, s.status, s.result]), [['park', 'succeeded', undefined], ['after', 'succeeded', { status: 'ok' }]])
+    assert.deepStrictEqual(inputs, [{ passed: undefined }])
+    assert.equal(sleeping.run.status, 'completed')
+  } finally {
+    registered.func = original
+  }
+})
+
 test('graph-node-rpc-not-found: a graph node whose function is not registered suspends the run with "RPC \'…\' not found. Deploy the missing function and resume."', async () => {
   await withTestGraph(
     'missingFunctionGraph',
