@@ -3,6 +3,7 @@
 // 30 minutes is reached by moving the clock, not by waiting.
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
 import { InMemorySchedulerService } from '@pikku/schedule'
 import { getScheduledTasks, runScheduledTask } from '@pikku/core/scheduler'
 import { wireScheduler } from '#pikku/scheduler'
@@ -411,6 +412,27 @@ test('stop-keeps-delayed-calls: stop() leaves a pending scheduleRPC call in plac
     logger.info = info
     await other.close()
     mock.timers.reset()
+  }
+})
+
+test('stop-keeps-process-alive: after stop(), a pending scheduleRPC timer still holds a Node.js process open; after close() the process exits on its own', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/behaviour/harness/scheduler-child.ts'], { stdio: ['pipe', 'pipe', 'pipe'] })
+  try {
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const report = await new Promise<{ hasRef: boolean; timeouts: number }>((resolve, reject) => {
+      child.stdout.once('data', (d) => resolve(JSON.parse(String(d))))
+      exited.then(() => reject(new Error(`child exited early:\n${stderr}`)))
+    })
+    // stop() has run: the call's timer is still referenced, the one timeout the event loop waits for.
+    assert.deepEqual(report, { hasRef: true, timeouts: 1 })
+    assert.equal(child.exitCode, null)
+    // close() clears it, and with nothing else to wait for the process ends by itself, with code 0.
+    child.stdin.write('close\n')
+    assert.equal(await exited, 0, stderr)
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill()
   }
 })
 
