@@ -420,15 +420,19 @@ test('s3-needs-sdk-credentials: S3Content takes no credentials of its own; with 
   )
 })
 
-test('s3-endpoint-host-style: given an endpoint that is a host name, S3Content puts the bucket in the URL\'s host name; given an IP address, in its path', async () => {
-  const url = (endpoint: string) =>
+test('s3-endpoint-host-style: given an endpoint that is a host name, S3Content puts the bucket in the URL\'s host name; given an IP address, or a bucket name that cannot be a host name (capitals, an underscore, a dot over https), in its path', async () => {
+  const url = (endpoint: string, bucketName = 'todo-files') =>
     withEnv(exampleKeys, async () => {
-      const s3 = new S3Content({ bucketName: 'todo-files', region: 'eu-west-1', endpoint }, recordingLogger().logger as never, { keyPairId: 'K1', privateKey: '' })
+      const s3 = new S3Content({ bucketName, region: 'eu-west-1', endpoint }, recordingLogger().logger as never, { keyPairId: 'K1', privateKey: '' })
       const { origin, pathname } = new URL((await s3.getUploadURL(uploadArgs)).uploadUrl)
       return `${origin}${pathname}`
     })
   assert.equal(await url('http://localhost:4566'), 'http://todo-files.localhost:4566/attachments/t1/f')
   assert.equal(await url('http://127.0.0.1:4566'), 'http://127.0.0.1:4566/todo-files/attachments/t1/f')
+  // The exceptions on a named host: a name that cannot be a host label, and a dotted name over https.
+  assert.equal(await url('http://localhost:4566', 'Todo_Files'), 'http://localhost:4566/Todo_Files/attachments/t1/f')
+  assert.equal(await url('https://s3.example.com', 'todo.files'), 'https://s3.example.com/todo.files/attachments/t1/f')
+  assert.equal(await url('http://localhost:4566', 'todo.files'), 'http://todo.files.localhost:4566/attachments/t1/f')
 })
 
 test('sqs-options-only-delay: SQSQueueService from @pikku/aws-services sends the queue URL, the JSON body and DelaySeconds and nothing else: jobId, attempts, backoff and priority are dropped, and 999 ms goes out as 0 seconds', async () => {
