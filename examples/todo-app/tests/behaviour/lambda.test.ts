@@ -3,7 +3,7 @@
 // both in Node.js. No AWS or Cloudflare service is reached: nothing here publishes a job.
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { generateKeyPairSync } from 'node:crypto'
+import { createHash, createHmac, generateKeyPairSync } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { APIGatewayEvent, APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda'
 import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
@@ -390,6 +390,22 @@ const withEnv = async <T>(vars: Record<string, string | undefined>, fn: () => Pr
 }
 const exampleKeys = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'example' }
 const uploadArgs = { bucket: 'attachments', fileKey: 't1/f', contentType: 'image/png' }
+/** The SigV4 signature of a presigned S3 PUT URL whose only signed header is host, over every query parameter but X-Amz-Signature. */
+const sigV4QuerySignature = (url: URL, secret: string) => {
+  const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  const query = [...url.searchParams]
+    .filter(([name]) => name !== 'X-Amz-Signature')
+    .map(([name, value]) => [encode(name), encode(value)])
+    .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&')
+  const canonical = ['PUT', url.pathname, query, `host:${url.host}\n`, 'host', 'UNSIGNED-PAYLOAD'].join('\n')
+  const amzDate = url.searchParams.get('X-Amz-Date')!
+  const scope = url.searchParams.get('X-Amz-Credential')!.split('/').slice(1).join('/')
+  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, createHash('sha256').update(canonical).digest('hex')].join('\n')
+  const key = scope.split('/').reduce<Buffer | string>((k, part) => createHmac('sha256', k).update(part).digest(), `AWS4${secret}`)
+  return createHmac('sha256', key).update(toSign).digest('hex')
+}
 
 test('s3-upload-url-empty-checksum: S3Content signs its PUT URL for 3600 seconds with x-amz-checksum-crc32=AAAAAA==, the CRC32 of an empty body, unless AWS_REQUEST_CHECKSUM_CALCULATION is WHEN_REQUIRED', async () => {
   const { crc32 } = await import('node:zlib')
@@ -403,8 +419,13 @@ test('s3-upload-url-empty-checksum: S3Content signs its PUT URL for 3600 seconds
   const byDefault = await uploadUrl(undefined)
   assert.equal(byDefault.searchParams.get('X-Amz-Expires'), '3600')
   assert.equal(byDefault.searchParams.get('x-amz-checksum-crc32'), emptyBodyCrc)
-  // The checksum is one of the query parameters the signature covers, so a client cannot drop it.
-  assert.ok(byDefault.searchParams.get('X-Amz-Signature'))
+  // The checksum is one of the query parameters the signature covers, so a client cannot drop it: the SigV4 signature
+  // recomputed over the URL's query matches X-Amz-Signature, and recomputed without the checksum it does not.
+  const signature = byDefault.searchParams.get('X-Amz-Signature')
+  assert.equal(sigV4QuerySignature(byDefault, exampleKeys.AWS_SECRET_ACCESS_KEY), signature)
+  const dropped = new URL(byDefault)
+  dropped.searchParams.delete('x-amz-checksum-crc32')
+  assert.notEqual(sigV4QuerySignature(dropped, exampleKeys.AWS_SECRET_ACCESS_KEY), signature)
   const whenRequired = await uploadUrl('WHEN_REQUIRED')
   assert.equal(whenRequired.searchParams.get('x-amz-checksum-crc32'), null)
   assert.equal(whenRequired.searchParams.get('X-Amz-Expires'), '3600')
