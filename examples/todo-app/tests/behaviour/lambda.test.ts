@@ -433,7 +433,21 @@ test('s3-upload-url-empty-checksum: S3Content signs its PUT URL for 3600 seconds
 
 test('s3-needs-sdk-credentials: S3Content takes no credentials of its own; with none for the AWS SDK to find, getUploadURL rejects with "Could not load credentials from any providers"', async () => {
   await withEnv(
-    { AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined, AWS_SESSION_TOKEN: undefined, AWS_PROFILE: undefined, AWS_EC2_METADATA_DISABLED: 'true' },
+    // Every source the SDK's default chain reads is closed: the environment, the shared files, SSO and web identity, the
+    // container and instance endpoints, so a developer's ~/.aws cannot make the call succeed.
+    {
+      AWS_ACCESS_KEY_ID: undefined,
+      AWS_SECRET_ACCESS_KEY: undefined,
+      AWS_SESSION_TOKEN: undefined,
+      AWS_PROFILE: undefined,
+      AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
+      AWS_CONFIG_FILE: '/nonexistent/aws-config',
+      AWS_WEB_IDENTITY_TOKEN_FILE: undefined,
+      AWS_ROLE_ARN: undefined,
+      AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: undefined,
+      AWS_CONTAINER_CREDENTIALS_FULL_URI: undefined,
+      AWS_EC2_METADATA_DISABLED: 'true',
+    },
     async () => {
       const s3 = new S3Content({ bucketName: 'todo-files', region: 'eu-west-1' }, recordingLogger().logger as never, { keyPairId: 'K1', privateKey: '' })
       await assert.rejects(s3.getUploadURL(uploadArgs), { name: 'CredentialsProviderError', message: 'Could not load credentials from any providers' })
