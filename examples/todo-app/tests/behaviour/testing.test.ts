@@ -93,6 +93,8 @@ test('test-files-own-process: under node --test a function one test registers st
     const shared = await runNode(['--import', 'tsx', '--test', '--test-isolation=none', '--test-reporter=tap', 'a.test.ts', 'b.test.ts'], dir)
     assert.notEqual(shared.code, 0, shared.output)
     assert.match(shared.output, /# fail 1/)
+    // and the one failure is b's check, not a's tests
+    assert.match(shared.output, /^not ok \d+ - other file$/m)
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
