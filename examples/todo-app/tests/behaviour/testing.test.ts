@@ -30,6 +30,16 @@ test('plain-node-test-needs-tsx: plain node --test cannot load the app test file
   assert.ok(missing, output)
   assert.ok(existsSync(`${missing[1]}.ts`), `${missing[1]}.ts should exist`)
   // The same file under tsx passes: core#app-unit-tests-pass runs it with `node --import tsx --test`.
+  // And plain node --test, given no file, does pick up a .test.ts file: the failure is in loading, not in finding.
+  const dir = await scratch()
+  try {
+    await writeFile(join(dir, 'found.test.ts'), "import { test } from 'node:test'\ntest('found', () => {})\n")
+    const found = await runNode(['--test', '--test-reporter=tap'], dir)
+    assert.equal(found.code, 0, found.output)
+    assert.match(found.output, /^ok 1 - found$/m)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 })
 
 test('setup-file-needs-loading: a setup file with a top-level beforeEach runs only when the test process loads it, by --import or by an import in the test file', async () => {
