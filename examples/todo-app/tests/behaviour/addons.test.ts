@@ -400,3 +400,36 @@ test('remote-unreachable-not-wrapped: a remote addon whose host refuses the conn
     addons.delete('probeDown')
   }
 })
+
+test('new-addon-package-json: pikku new addon Acme.com writes addon-acme, a package named @pikku/addon-acme whose prepublishOnly runs yarn and whose peers are @pikku/core at any version and zod 4', { timeout: 120_000 }, async () => {
+  const { execFile } = await import('node:child_process')
+  const { mkdtemp, readFile, rm } = await import('node:fs/promises')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const { fileURLToPath } = await import('node:url')
+  const appDir = fileURLToPath(new URL('../../', import.meta.url))
+  const pikku = join(appDir, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
+  // Outside any workspace, so the test harness depends on its parent with file:.. (resolveAddonDepProtocol).
+  const dir = await mkdtemp(join(tmpdir(), 'pikku-new-addon-'))
+  try {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, [pikku, 'new', 'addon', 'Acme.com', '--dir', dir], { cwd: appDir }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    )
+    const pkg = JSON.parse(await readFile(join(dir, 'addon-acme', 'package.json'), 'utf-8'))
+    assert.equal(pkg.name, '@pikku/addon-acme')
+    assert.deepEqual(pkg.files, ['dist'])
+    assert.equal(pkg.scripts.prepublishOnly, 'yarn build')
+    assert.equal(pkg.scripts.prebuild, 'pikku all')
+    assert.equal(pkg.scripts.build, 'tsc && cp -r .pikku types dist/')
+    assert.deepEqual(pkg.peerDependencies, { '@pikku/core': '*', zod: '^4' })
+    // The test harness installs the addon under that name too.
+    const testPkg = JSON.parse(await readFile(join(dir, 'addon-acme', 'test', 'package.json'), 'utf-8'))
+    assert.equal(testPkg.dependencies['@pikku/addon-acme'], 'file:..')
+    const wiring = await readFile(join(dir, 'addon-acme', 'test', 'src', 'addons.ts'), 'utf-8')
+    assert.match(wiring, /wireAddon\(\{ name: 'acme', package: '@pikku\/addon-acme' \}\)/)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
