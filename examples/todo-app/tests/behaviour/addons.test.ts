@@ -433,3 +433,36 @@ test('new-addon-package-json: pikku new addon Acme.com writes addon-acme, a pack
     await rm(dir, { recursive: true, force: true })
   }
 })
+
+test('addon-wire-services-per-call: an addon\'s createWireServices runs on every namespaced call, with the addon\'s own singleton services and the call\'s wire, getCredential included', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  // Where the addon's generated bootstrap registers its factories (serialize-package.ts); function-runner.ts reads
+  // createWireServices from here for a call into the package.
+  const PACKAGE = '@todo-app/notify-addon'
+  const original = pikkuState(PACKAGE, 'package', 'factories')
+  const seen: Array<{ hasChat: boolean; hasTodoStore: boolean; getCredential: string; userId?: string }> = []
+  pikkuState(PACKAGE, 'package', 'factories', {
+    ...original,
+    createWireServices: async (services: any, wire: any) => {
+      seen.push({
+        hasChat: 'chat' in services,
+        hasTodoStore: 'todoStore' in services,
+        getCredential: typeof wire.getCredential,
+        userId: wire.session?.userId,
+      })
+      return {}
+    },
+  } as never)
+  hook.received.length = 0
+  try {
+    await alice().invoke('chat:postToChat', { text: 'One' })
+    await alice().invoke('chat:postToChat', { text: 'Two' })
+  } finally {
+    pikkuState(PACKAGE, 'package', 'factories', original)
+  }
+  assert.equal(hook.received.length, 2)
+  assert.deepEqual(seen, [
+    { hasChat: true, hasTodoStore: false, getCredential: 'function', userId: 'alice' },
+    { hasChat: true, hasTodoStore: false, getCredential: 'function', userId: 'alice' },
+  ])
+})
