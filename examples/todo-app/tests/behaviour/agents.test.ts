@@ -612,7 +612,7 @@ test('history-counts-tool-messages: a turn with one tool call stores four messag
   await ask('alice', 'What is on my list?', 'alice-history-count')
   const stored = await storage.getMessages('alice-history-count')
   assert.deepEqual(stored.map((m: any) => m.role), ['user', 'assistant', 'tool', 'assistant'])
-  assert.deepEqual(stored[1].toolCalls.map((c: any) => c.name), ['listTodos'])
+  assert.deepEqual((stored[1]?.toolCalls ?? []).map((c: any) => c.name), ['listTodos'])
 })
 
 test('history-orphan-tool-result-working-memory: when lastMessages cuts between a stored tool call and its result, the result still reaches the model with working memory on; with it off, the history starts at the next user message', async () => {

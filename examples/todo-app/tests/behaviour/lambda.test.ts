@@ -1075,14 +1075,28 @@ test('lambda-redis-state-json: RedisChannelStore keeps channel state as JSON, so
   }
 })
 
-test('lambda-redis-stores-share-client: RedisChannelStore and RedisEventHubStore work on one ioredis client, and their close() leaves a client passed in open', async () => {
+/** A Redis server, one ioredis client on it, and RedisChannelStore and RedisEventHubStore both given that client. */
+async function withStoresOnOneClient(
+  fn: (stores: {
+    client: import('ioredis').Redis
+    channelStore: import('@pikku/redis').RedisChannelStore
+    eventHubStore: import('@pikku/redis').RedisEventHubStore
+  }) => Promise<void>,
+) {
   const { RedisChannelStore, RedisEventHubStore } = await import('@pikku/redis')
   const { Redis } = await import('ioredis')
   const redis = await startRedis()
   const client = new Redis(redis.url)
   try {
-    const channelStore = new RedisChannelStore(client)
-    const eventHubStore = new RedisEventHubStore(client)
+    await fn({ client, channelStore: new RedisChannelStore(client), eventHubStore: new RedisEventHubStore(client) })
+  } finally {
+    client.disconnect()
+    await redis.stop()
+  }
+}
+
+test('lambda-redis-stores-share-client: RedisChannelStore and RedisEventHubStore work on one ioredis client, and their close() leaves a client passed in open', () =>
+  withStoresOnOneClient(async ({ client, channelStore, eventHubStore }) => {
     await channelStore.init()
     await eventHubStore.init()
     await channelStore.addChannel({ channelId: 'shared', channelName: 'todos', openingData: undefined })
@@ -1093,20 +1107,10 @@ test('lambda-redis-stores-share-client: RedisChannelStore and RedisEventHubStore
     await eventHubStore.close()
     assert.equal(client.status, 'ready')
     assert.equal(await client.ping(), 'PONG')
-  } finally {
-    client.disconnect()
-    await redis.stop()
-  }
-})
+  }))
 
-test('lambda-redis-stores-no-expiry: RedisChannelStore and RedisEventHubStore set no expiry on the keys of a channel and its topics', async () => {
-  const { RedisChannelStore, RedisEventHubStore } = await import('@pikku/redis')
-  const { Redis } = await import('ioredis')
-  const redis = await startRedis()
-  const client = new Redis(redis.url)
-  try {
-    const channelStore = new RedisChannelStore(client)
-    const eventHubStore = new RedisEventHubStore(client)
+test('lambda-redis-stores-no-expiry: RedisChannelStore and RedisEventHubStore set no expiry on the keys of a channel and its topics', () =>
+  withStoresOnOneClient(async ({ client, channelStore, eventHubStore }) => {
     await channelStore.addChannel({ channelId: 'left', channelName: 'todos', openingData: undefined })
     await channelStore.setState('left', { step: 1 })
     await eventHubStore.subscribe('todos:ann', 'left')
@@ -1114,11 +1118,7 @@ test('lambda-redis-stores-no-expiry: RedisChannelStore and RedisEventHubStore se
     for (const key of ['pikku:channel:left', 'pikku:subs:left', 'pikku:topic:todos:ann']) {
       assert.equal(await client.ttl(key), -1, key)
     }
-  } finally {
-    client.disconnect()
-    await redis.stop()
-  }
-})
+  }))
 
 test('lambda-kysely-subscribe-swallowed: KyselyEventHubStore.subscribe answers false for a database error, and LambdaEventHubService.subscribe resolves all the same, while publish and unsubscribe reject', async () => {
   const { Kysely, SqliteDialect } = await import('kysely')
