@@ -245,6 +245,37 @@ test('sse-pg-event-hub-inner: PgEventHubService writes a publish into an SSE str
   }
 })
 
+test('sse-bun-event-hub-not-delivered: with BunEventHubService as the eventHub, a stream\'s subscription finds no socket, a publish goes to Bun\'s server only, and the stream stays in the hub after it closes', async () => {
+  const { BunEventHubService } = await import('@pikku/bun-server')
+  const services = app.services as { eventHub?: unknown }
+  const saved = services.eventHub
+  try {
+    const hub = new BunEventHubService<Record<string, unknown>>()
+    const published: unknown[][] = []
+    hub.setServer({ publish: (...args: unknown[]) => published.push(args) } as never)
+    services.eventHub = hub
+    const stream = await openStream('/todos/changes', await auth('bea'))
+    assert.deepEqual(await stream.nextEvent(), { subscribed: true })
+    // The runner called onChannelOpened(handler): the handler became the map's key, with no socket under it.
+    const sockets = (hub as any).sockets as Map<unknown, unknown>
+    assert.equal(sockets.size, 1)
+    const [[handler, socket]] = [...sockets.entries()] as [any, unknown][]
+    assert.equal(typeof handler, 'object')
+    assert.equal(socket, undefined)
+    await hub.publish('todos:bea', null, { n: 1 })
+    assert.deepEqual(published, [['todos:bea', '{"n":1}', false]])
+    // A frame written straight to the stream arrives next: the publish before it wrote nothing.
+    handler.send({ marker: true })
+    assert.deepEqual(await stream.nextEvent(), { marker: true })
+    // channel.close() ends the stream and calls onChannelClosed(channelId), which removes nothing.
+    handler.getChannel().close()
+    assert.equal(await stream.nextEvent(), undefined)
+    assert.equal(sockets.size, 1)
+  } finally {
+    services.eventHub = saved
+  }
+})
+
 test('sse-conflicting-keys-express-html: on Express a conflicting key on an sse route keeps the 422 status but not Pikku\'s JSON body', async () => {
   // POST /assistant/stream is an sse route (src/agents/assistant.http.ts). `message` in the query and in the body
   // with different values fails while the runner reads the stream's openingData, after the stream headers are set.
