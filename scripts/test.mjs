@@ -57,10 +57,6 @@ const CORES = availableParallelism();
 const BUDGET = Number(process.env.TEST_BUDGET ?? CORES + 1);
 const work = mkdtempSync(join(tmpdir(), 'npm-test-'));
 const fileTimesJson = join(work, 'file-times.jsonl');
-// Node's compile cache for every process of the run (the CLI runs, the test files' processes, the build): a module
-// that an earlier process compiled (TypeScript, the CLI, the test libraries) is read from its cached bytecode rather
-// than compiled again. Removed with the rest of `work` at the end.
-const compileCache = process.env.NODE_COMPILE_CACHE ?? join(work, 'node-compile-cache');
 const started = Date.now();
 const state = new Map(Object.keys(STEPS).map((name) => [name, 'waiting']));
 const results = [];
@@ -76,13 +72,7 @@ function runStep(name) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['scripts/lib/with-cpu.mjs', ...step.run], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        CPU_TIME_FILE: cpuFile,
-        FILE_TIMES_JSON: fileTimesJson,
-        FORCE_COLOR: '0',
-        NODE_COMPILE_CACHE: compileCache,
-      },
+      env: { ...process.env, CPU_TIME_FILE: cpuFile, FILE_TIMES_JSON: fileTimesJson, FORCE_COLOR: '0' },
     });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
