@@ -15,6 +15,7 @@ import type { TodoStore } from '../../src/todo-store.js'
 import { deleteTodo, getTodo } from '../../src/functions/todos.functions.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { captureConsole, recordingLogger, registerProbe } from './harness/core-probes.js'
+import { runNode } from './harness/node-process.js'
 
 let app: SignedInApp
 let alice: Record<string, string>
@@ -658,17 +659,8 @@ test('rpc-endpoint-exposed-only: POST /rpc/:rpcName runs an exposed function and
 })
 
 test('app-unit-tests-pass: the unit tests the testing page shows (src/functions/todos.functions.test.ts, src/permissions.test.ts) pass', async () => {
-  const { spawn } = await import('node:child_process')
   const files = ['src/functions/todos.functions.test.ts', 'src/permissions.test.ts']
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], {
-      env: { ...process.env, NODE_TEST_CONTEXT: undefined },
-    })
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    child.stderr.on('data', (chunk) => (output += chunk))
-    child.on('close', (code) => resolve({ code, output }))
-  })
+  const { code, output } = await runNode(['--import', 'tsx', '--test', '--test-reporter=tap', ...files])
   assert.equal(code, 0, output)
   assert.match(output, /# pass 3/)
   assert.match(output, /# fail 0/)

@@ -2,22 +2,10 @@
 // test runner started on the app's files and on throwaway test files, each in a child process like `node --test`.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-
-const APP_DIR = join(import.meta.dirname, '..', '..')
-
-/** Runs `node <args>` in `cwd` as a fresh process, outside this suite's own test context. */
-const runNode = (args: string[], cwd = APP_DIR) =>
-  new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NODE_TEST_CONTEXT: undefined } })
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    child.stderr.on('data', (chunk) => (output += chunk))
-    child.on('close', (code) => resolve({ code, output }))
-  })
+import { APP_DIR, runNode } from './harness/node-process.js'
 
 /** A folder inside the app (so `@pikku/core` resolves), in the git-ignored .behaviour folder, removed by the caller. */
 const scratch = () => mkdtemp(join(APP_DIR, '.behaviour', 'testing-'))
