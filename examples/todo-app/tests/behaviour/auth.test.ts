@@ -13,6 +13,7 @@ import { authBearer } from '@pikku/core/middleware'
 import type { UserSession } from '../../src/application-types.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT, forgedToken } from './harness/http.js'
+import { withEnv } from './harness/env.js'
 import { createJWTService } from '../../src/jwt-service.js'
 import { JoseJWTService } from '@pikku/jose'
 import { LocalContent } from '@pikku/core/services/local-content'
@@ -614,18 +615,13 @@ test('quick-login-fixed-password: the user dev quick login signs up is an ordina
   const quickLogin = new Request('http://localhost:3000/api/auth/dev/quick-login', { method: 'POST' })
   assert.equal((await handleDevQuickLogin(auth as never, quickLogin)).status, 200)
   // A later sign-in by e-mail and password, the way any client signs in, with quick login turned off.
-  const flag = process.env.PIKKU_DEV_QUICK_LOGIN
-  process.env.PIKKU_DEV_QUICK_LOGIN = 'false'
-  try {
+  await withEnv({ PIKKU_DEV_QUICK_LOGIN: 'false' }, async () => {
     const signIn = await auth.api.signInEmail({
       body: { email: 'admin@pikku.dev', password: 'pikku-dev-password' },
       asResponse: true,
     })
     assert.equal(signIn.status, 200)
-  } finally {
-    if (flag === undefined) delete process.env.PIKKU_DEV_QUICK_LOGIN
-    else process.env.PIKKU_DEV_QUICK_LOGIN = flag
-  }
+  })
 })
 
 test('better-auth-session-no-auth-service: betterAuthSession on singleton services that have no auth service fails every HTTP call, with or without a cookie', async () => {

@@ -19,6 +19,7 @@ import { cors as pikkuCors } from '@pikku/core/middleware'
 import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
 import { recordingLogger, registerProbe, withProbeRoute } from './harness/core-probes.js'
+import { withEnv } from './harness/env.js'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -312,10 +313,7 @@ test('fetch-client-raw-body-undefined: on a returnsJSON: false route the fetch c
 
 test('unregistered-error-500: an error with no mapping answers 500; message and stack only outside production', async () => {
   // backupTodos writes under BACKUP_DIR; a folder below /dev/null cannot be made, so mkdir throws a plain Error.
-  const before = { dir: process.env.BACKUP_DIR, env: process.env.NODE_ENV }
-  process.env.BACKUP_DIR = '/dev/null/backups'
-  try {
-    process.env.NODE_ENV = 'test'
+  await withEnv({ BACKUP_DIR: '/dev/null/backups', NODE_ENV: 'test' }, async () => {
     const dev = await fetch(`${app.url}/todos/backup`, { method: 'POST', headers: alice })
     assert.equal(dev.status, 500)
     const devBody = await dev.json()
@@ -325,11 +323,7 @@ test('unregistered-error-500: an error with no mapping answers 500; message and 
     const prod = await fetch(`${app.url}/todos/backup`, { method: 'POST', headers: alice })
     assert.equal(prod.status, 500)
     assert.deepEqual(Object.keys(await prod.json()), ['errorId'])
-  } finally {
-    if (before.dir === undefined) delete process.env.BACKUP_DIR
-    else process.env.BACKUP_DIR = before.dir
-    process.env.NODE_ENV = before.env
-  }
+  })
 })
 
 test('express-health-check: PikkuExpressServer answers GET /health-check itself with 200 {"status":"ok"}', async () => {

@@ -17,6 +17,7 @@ import { createTestJWT } from './harness/http.js'
 import { sqliteDatabase, startRedis } from './harness/services.js'
 import { recordingLogger } from './harness/core-probes.js'
 import { recordTraceIds } from './harness/queues.js'
+import { withEnv } from './harness/env.js'
 
 process.env.AWS_REGION ??= 'eu-west-1'
 const QUEUE_URL_PREFIX = 'http://127.0.0.1:9/000000000000/'
@@ -372,22 +373,6 @@ test('s3-errors-return-false: S3Content logs a failed write, copy or delete and 
   }
 })
 
-/** Runs `fn` with the given environment variables set (undefined: removed), and puts the old values back after. */
-const withEnv = async <T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> => {
-  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]))
-  const apply = (values: Record<string, string | undefined>) => {
-    for (const [name, value] of Object.entries(values)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
-  }
-  apply(vars)
-  try {
-    return await fn()
-  } finally {
-    apply(saved)
-  }
-}
 const exampleKeys = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'example' }
 const uploadArgs = { bucket: 'attachments', fileKey: 't1/f', contentType: 'image/png' }
 /** The SigV4 signature of a presigned S3 PUT URL whose only signed header is host, over every query parameter but X-Amz-Signature. */
