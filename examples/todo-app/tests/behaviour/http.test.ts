@@ -891,19 +891,24 @@ test('cors-wildcard-credentials-throws: cors({ credentials: true }) with the def
   assert.throws(() => pikkuCors({ origin: '*', credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
 })
 
+/** cors() with these options run on its own, on a fetch request to /health with these headers: the response headers. */
+const runCors = async (options: Parameters<typeof pikkuCors>[0], requestHeaders: Record<string, string>) => {
+  const middleware = pikkuCors(options)
+  const { logger } = recordingLogger()
+  const request = new PikkuFetchHTTPRequest(new Request('http://localhost/health', { headers: requestHeaders }))
+  const response = new PikkuFetchHTTPResponse()
+  let nextCalled = false
+  await middleware({ logger } as never, { http: { request, response } } as never, async () => {
+    nextCalled = true
+  })
+  return { headers: response.toResponse().headers, nextCalled }
+}
+
 test('cors-origin-list-literal: entries of an origin list are exact strings, so "*" or a "*." pattern in the list matches no real Origin, and ["*"] with credentials is not refused', async () => {
-  // The app's cors() middleware run on its own, on a fetch request and response.
   const allowOriginFor = async (origin: string[], requestOrigin: string) => {
-    const middleware = pikkuCors({ origin, credentials: true })
-    const { logger } = recordingLogger()
-    const request = new PikkuFetchHTTPRequest(new Request('http://localhost/health', { headers: { origin: requestOrigin } }))
-    const response = new PikkuFetchHTTPResponse()
-    let nextCalled = false
-    await middleware({ logger } as never, { http: { request, response } } as never, async () => {
-      nextCalled = true
-    })
+    const { headers, nextCalled } = await runCors({ origin, credentials: true }, { origin: requestOrigin })
     assert.equal(nextCalled, true)
-    return response.toResponse().headers.get('access-control-allow-origin')
+    return headers.get('access-control-allow-origin')
   }
   // An exact entry is reflected, so the probe can tell a match from a miss.
   assert.equal(await allowOriginFor(['https://app.example.com'], 'https://app.example.com'), 'https://app.example.com')
@@ -913,15 +918,8 @@ test('cors-origin-list-literal: entries of an origin list are exact strings, so 
 })
 
 test('cors-reflect-no-origin-wildcard-credentials: cors({ origin: true, credentials: true }) answers a request without an Origin header with Access-Control-Allow-Origin * and Access-Control-Allow-Credentials true', async () => {
-  // The middleware run on its own, on a fetch request and response, as in cors-origin-list-literal.
-  const headersFor = async (requestHeaders: Record<string, string>) => {
-    const middleware = pikkuCors({ origin: true, credentials: true })
-    const { logger } = recordingLogger()
-    const request = new PikkuFetchHTTPRequest(new Request('http://localhost/health', { headers: requestHeaders }))
-    const response = new PikkuFetchHTTPResponse()
-    await middleware({ logger } as never, { http: { request, response } } as never, async () => {})
-    return response.toResponse().headers
-  }
+  const headersFor = async (requestHeaders: Record<string, string>) =>
+    (await runCors({ origin: true, credentials: true }, requestHeaders)).headers
   // With an Origin, it is reflected.
   const withOrigin = await headersFor({ origin: 'https://app.example.com' })
   assert.equal(withOrigin.get('access-control-allow-origin'), 'https://app.example.com')
