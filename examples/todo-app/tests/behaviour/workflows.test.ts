@@ -52,6 +52,21 @@ const loggedErrors = async (body: (errors: string[]) => Promise<void>): Promise<
   return errors
 }
 
+type RegisteredFunc = (services: any, data: any, wire: any) => Promise<any>
+
+/** Runs `fn` with the registered function `name` replaced by `wrap(original)`, and puts the original back after. */
+async function withWrappedFunction<T>(name: string, wrap: (original: RegisteredFunc) => RegisteredFunc, fn: () => Promise<T>) {
+  const { pikkuState } = await import('@pikku/core/state')
+  const registered = pikkuState(null, 'function', 'functions').get(name)! as { func: RegisteredFunc }
+  const original = registered.func
+  registered.func = wrap(original)
+  try {
+    return await fn()
+  } finally {
+    registered.func = original
+  }
+}
+
 test('http-start-parks-at-sleep: POST /todos/:todoId/reminder returns a run id once the run reaches its sleep', async () => {
   const todo = await newTodo('alice', 'Dentist')
   const started = await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)
@@ -70,22 +85,17 @@ test('http-start-parks-at-sleep: POST /todos/:todoId/reminder returns a run id o
 })
 
 test('inline-step-gets-caller-wire: a step of an inline run started from an HTTP function gets that function\'s session, setSession and clearSession', async () => {
-  const { pikkuState } = await import('@pikku/core/state')
   // The step's registered function is wrapped for this test only, to record the wire it is called with.
-  const registered = pikkuState(null, 'function', 'functions').get('sendReminder')!
-  const original = registered.func
   const wires: any[] = []
-  registered.func = (services: any, data: any, wire: any) => {
+  const recordWire = (original: RegisteredFunc): RegisteredFunc => (services, data, wire) => {
     wires.push(wire)
     return original(services, data, wire)
   }
-  try {
+  await withWrappedFunction('sendReminder', recordWire, async () => {
     const todo = await newTodo('alice', 'Book the car in')
     const started = await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)
     assert.equal(started.status, 200)
-  } finally {
-    registered.func = original
-  }
+  })
   assert.equal(wires.length, 1)
   // startTodoReminder passes its own rpc to startWorkflow; the step is called through it, with its wire.
   assert.deepEqual({ userId: wires[0].session?.userId, role: wires[0].session?.role }, { userId: 'alice', role: 'member' })
@@ -506,16 +516,13 @@ test('graph-node-input-defaults: an entry node with no input gets the run\'s who
 
 test('graph-ref-on-branch-not-taken: a node that refs a node of the branch not taken never runs; the run stays running when the taken branch leads to it, and completes when only the branch not taken does', async () => {
   const todo = await newTodo('ivy', 'Water the plants', true)
-  const { pikkuState } = await import('@pikku/core/state')
-  const registered = pikkuState(null, 'function', 'functions').get('isTodoOpen')!
-  const original = registered.func
-  // isTodoOpen is wrapped for this test only, to take a branch as a graph node's function does; restored below.
-  registered.func = async (services: any, data: any, wire: any) => {
+  // isTodoOpen is wrapped for this test only, to take a branch as a graph node's function does.
+  const takeBranch = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
     const result = await original(services, data, wire)
     wire.graph?.branch(result.open ? 'open' : 'done')
     return result
   }
-  try {
+  await withWrappedFunction('isTodoOpen', takeBranch, async () => {
     await withTestGraph(
       'branchNotTakenGraph',
       {
@@ -553,9 +560,7 @@ test('graph-ref-on-branch-not-taken: a node that refs a node of the branch not t
         assert.equal((await services.workflowService.getRun(runId)).status, 'completed')
       },
     )
-  } finally {
-    registered.func = original
-  }
+  })
 })
 
 test('graph-child-workflow-needs-queue: without a queueService a graph node that names a workflow with a body fails, one that names a graph does not, and the child run records no owner', async () => {
@@ -663,12 +668,9 @@ test('graph-inline-retries-onerror-running: an inline graph node with retries ab
 })
 
 test('graph-child-workflow-parked-succeeds: a graph node whose workflow parks (workflow.suspend, or a sleep) is recorded succeeded with no result, the next node gets undefined from it, and the graph run completes while the child is still parked', async () => {
-  const { pikkuState } = await import('@pikku/core/state')
-  const registered = pikkuState(null, 'function', 'functions').get('health')!
-  const original = registered.func
   const inputs: unknown[] = []
-  // health is wrapped for this test only, to record the input the next node is called with; restored below.
-  registered.func = async (services: any, data: any, wire: any) => {
+  // health is wrapped for this test only, to record the input the next node is called with.
+  const recordInput = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
     inputs.push(data)
     return original(services, data, wire)
   }
@@ -692,7 +694,7 @@ test('graph-child-workflow-parked-succeeds: a graph node whose workflow parks (w
     )
     return outcome
   }
-  try {
+  await withWrappedFunction('health', recordInput, async () => {
     // A child that suspends: the child run is suspended, yet its node succeeded with no result.
     await withSuspendProbe('parkedChildProbeWorkflow', async (child) => {
       const suspended = await runParked(child, {}, {})
@@ -710,9 +712,7 @@ test('graph-child-workflow-parked-succeeds: a graph node whose workflow parks (w
     assert.deepEqual(sleeping.history.map((s: any) => [s.stepName, s.status, s.result]), [['park', 'succeeded', undefined], ['after', 'succeeded', { status: 'ok' }]])
     assert.deepStrictEqual(inputs, [{ passed: undefined }])
     assert.equal(sleeping.run.status, 'completed')
-  } finally {
-    registered.func = original
-  }
+  })
 })
 
 test('graph-node-rpc-not-found: a graph node whose function is not registered suspends the run with "RPC \'…\' not found. Deploy the missing function and resume."', async () => {
