@@ -14,7 +14,7 @@ import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
 import { signOut } from '../../src/functions/session.functions.js'
 import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
-import { waitFor } from './harness/app.js'
+import { waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
 import { forgedToken } from './harness/http.js'
 import { pikkuState } from '@pikku/core/state'
 import { addGlobalMiddleware, addTagMiddleware } from '@pikku/core/middleware'
@@ -162,21 +162,17 @@ test('on-connect-reply: the value onConnect returns is the first frame, with the
 })
 
 test('on-connect-not-awaited: @pikku/ws handles a message while onConnect is still running, so a slow onConnect\'s frame comes after that reply', async () => {
-  // greetSocket is made to wait 300 ms for this test only; the function runner reads `func` at each call.
-  const config = pikkuState(null, 'function', 'functions').get('greetSocket') as { func: (...args: unknown[]) => Promise<unknown> }
-  const original = config.func
-  config.func = async (...args) => {
+  // greetSocket is made to wait 300 ms for this test only.
+  const slow = (original: RegisteredFunc): RegisteredFunc => async (...args) => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     return original(...args)
   }
-  try {
+  await withWrappedFunction('greetSocket', slow, async () => {
     const c = await signedIn('slowgreet')
     c.send({ action: 'listTodos' })
     await c.next((f) => typeof f === 'object' && f !== null && 'signedIn' in f)
     assert.deepEqual(c.frames, [{ todos: [], action: 'listTodos' }, { signedIn: true }])
-  } finally {
-    config.func = original
-  }
+  })
 })
 
 test("upgrade-cookie-and-api-key: the '*' middleware group sets the socket's session from a cookie or an x-api-key header", async () => {

@@ -12,7 +12,7 @@ import { stopSingletonServices } from '@pikku/core/utils'
 import { AWSSecrets, S3Content, SQSQueueService } from '@pikku/aws-services'
 import { createLambdaHandler, SQSQueueService as LambdaSQSQueueService } from '@pikku/lambda'
 import { runFetchV2 } from '@pikku/lambda/http'
-import { collectLogs, HELD_STREAM_ANSWER, holdHealthStream, quiet } from './harness/app.js'
+import { collectLogs, HELD_STREAM_ANSWER, holdHealthStream, quiet, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { sqliteDatabase, startRedis } from './harness/services.js'
 import { recordingLogger } from './harness/core-probes.js'
@@ -988,34 +988,32 @@ test('lambda-connect-errors: connectWebsocket answers 200 and keeps the channel 
     setPikkuUserId: async () => {},
     removeChannels: async (ids: string[]) => ids.forEach((id) => stored.delete(id)),
   }
-  // greetSocket is made to throw for this test only; the function runner reads `func` at each call.
-  const config = pikkuState(null, 'function', 'functions').get('greetSocket') as { func: (...args: unknown[]) => Promise<unknown> }
-  const original = config.func
+  // greetSocket is made to throw for this test only.
+  const throwing = (error: Error) => (): RegisteredFunc => async () => {
+    throw error
+  }
   // The logger's error and warn lines are recorded for this test only, and put back in `finally`.
   const errors = collectLogs(getSingletonServices() as never, 'error')
   const warnings = collectLogs(getSingletonServices() as never, 'warn')
   const logged = () => [...errors.lines, ...warnings.lines]
   try {
-    config.func = async () => {
-      throw new Error('onConnect failed')
-    }
-    const result = await connectWebsocket(connectEvent('c-fail', '/todos/live'), { channelStore: channelStore as never })
-    assert.equal(result.statusCode, 200)
-    assert.ok(stored.has('c-fail'))
-    // An unregistered error is logged (handle-error.ts logs its message).
-    assert.ok(logged().includes('onConnect failed'))
+    await withWrappedFunction('greetSocket', throwing(new Error('onConnect failed')), async () => {
+      const result = await connectWebsocket(connectEvent('c-fail', '/todos/live'), { channelStore: channelStore as never })
+      assert.equal(result.statusCode, 200)
+      assert.ok(stored.has('c-fail'))
+      // An unregistered error is logged (handle-error.ts logs its message).
+      assert.ok(logged().includes('onConnect failed'))
+    })
     // A registered one, here ForbiddenError (403), is not logged at all: connectWebsocket passes no logWarningsForStatusCodes.
     errors.lines.length = 0
     warnings.lines.length = 0
-    config.func = async () => {
-      throw new ForbiddenError('Not for you')
-    }
-    const refused = await connectWebsocket(connectEvent('c-forbidden', '/todos/live'), { channelStore: channelStore as never })
-    assert.equal(refused.statusCode, 200)
-    assert.ok(stored.has('c-forbidden'))
-    assert.deepEqual(logged(), [])
+    await withWrappedFunction('greetSocket', throwing(new ForbiddenError('Not for you')), async () => {
+      const refused = await connectWebsocket(connectEvent('c-forbidden', '/todos/live'), { channelStore: channelStore as never })
+      assert.equal(refused.statusCode, 200)
+      assert.ok(stored.has('c-forbidden'))
+      assert.deepEqual(logged(), [])
+    })
   } finally {
-    config.func = original
     warnings.restore()
     errors.restore()
   }
@@ -1229,16 +1227,14 @@ test('serverless-connect-session-not-stored: a session that onConnect sets with 
     setPikkuUserId: async (_channelId: string, pikkuUserId: string) => void userIds.push(pikkuUserId),
     removeChannels: async () => {},
   }
-  // For this test only, greetSocket signs the socket in; the function runner reads `func` at each call.
-  const greet = pikkuState(null, 'function', 'functions').get('greetSocket') as { func: (...args: any[]) => Promise<unknown> }
-  const originalFunc = greet.func
+  // For this test only, greetSocket signs the socket in.
   let after: unknown
-  try {
-    greet.func = async (_services: unknown, _data: unknown, wire: { setSession: (s: unknown) => Promise<void>; getSession: () => unknown }) => {
-      await wire.setSession({ userId: 'u_socket', role: 'member' })
-      after = wire.getSession()
-      return { signedIn: true }
-    }
+  const signsIn = (): RegisteredFunc => async (_services, _data, wire: { setSession: (s: unknown) => Promise<void>; getSession: () => unknown }) => {
+    await wire.setSession({ userId: 'u_socket', role: 'member' })
+    after = wire.getSession()
+    return { signedIn: true }
+  }
+  await withWrappedFunction('greetSocket', signsIn, async () => {
     const event = {
       path: '/todos/live',
       httpMethod: 'GET',
@@ -1252,9 +1248,7 @@ test('serverless-connect-session-not-stored: a session that onConnect sets with 
     assert.equal(result.statusCode, 200)
     assert.deepEqual(after, { userId: 'u_socket', role: 'member' })
     assert.deepEqual(userIds, [])
-  } finally {
-    greet.func = originalFunc
-  }
+  })
 })
 
 test('lambda-failed-post-drops-channel: LambdaEventHubService removes a subscriber from the channel store when posting to it fails for any reason, and its publish resolves', async () => {

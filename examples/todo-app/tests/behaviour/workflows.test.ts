@@ -5,7 +5,7 @@ import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkflowNotFoundError } from '@pikku/core/workflow'
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
-import { waitFor } from './harness/app.js'
+import { waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
 
 let app: SessionApp
 let services: any
@@ -50,21 +50,6 @@ const loggedErrors = async (body: (errors: string[]) => Promise<void>): Promise<
     services.logger.error = original
   }
   return errors
-}
-
-type RegisteredFunc = (services: any, data: any, wire: any) => Promise<any>
-
-/** Runs `fn` with the registered function `name` replaced by `wrap(original)`, and puts the original back after. */
-async function withWrappedFunction<T>(name: string, wrap: (original: RegisteredFunc) => RegisteredFunc, fn: () => Promise<T>) {
-  const { pikkuState } = await import('@pikku/core/state')
-  const registered = pikkuState(null, 'function', 'functions').get(name)! as { func: RegisteredFunc }
-  const original = registered.func
-  registered.func = wrap(original)
-  try {
-    return await fn()
-  } finally {
-    registered.func = original
-  }
 }
 
 test('http-start-parks-at-sleep: POST /todos/:todoId/reminder returns a run id once the run reaches its sleep', async () => {

@@ -85,6 +85,23 @@ export const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boo
   }
 }
 
+export type RegisteredFunc = (services: any, data: any, wire: any) => Promise<any>
+
+/**
+ * Runs `fn` with the registered function `name` replaced by `wrap(original)`, and puts the original back after.
+ * The function runner reads `func` at each call, so the replacement takes effect at once.
+ */
+export async function withWrappedFunction<T>(name: string, wrap: (original: RegisteredFunc) => RegisteredFunc, fn: () => Promise<T>) {
+  const registered = pikkuState(null, 'function', 'functions').get(name)! as { func: RegisteredFunc }
+  const original = registered.func
+  registered.func = wrap(original)
+  try {
+    return await fn()
+  } finally {
+    registered.func = original
+  }
+}
+
 /**
  * For one test, GET /health becomes an SSE route whose function sends { n: 1 }, waits for release(), then sends
  * { n: 2 } and closes. firstSent() resolves once the current call has sent its first event; arm() makes a new one
