@@ -8,7 +8,8 @@ import { PikkuFastifyServer } from '@pikku/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import { startFastifyApp } from './harness/fastify.js'
-import { assertStopWaitsForStream, type RunningApp } from './harness/app.js'
+import { assertStopWaitsForStream, collectLogs, type RunningApp } from './harness/app.js'
+import { recordingLogger, withProbeRoute } from './harness/core-probes.js'
 import { freePort } from './harness/services.js'
 import { bearer, createTestJWT } from './harness/http.js'
 
@@ -299,3 +300,30 @@ test('respond-404-false-empty-200: registered with respondWith404 false, the plu
     assert.equal(response.body, '')
   })
 })
+
+test('logger-startup-only: the plugin\'s logger option gets the route list at registration, but a failing request is logged on the singleton logger, not on it', async () => {
+  const own = recordingLogger()
+  const singleton = collectLogs(app.services, 'error')
+  const route = '/probe-logger-option'
+  const func = {
+    auth: false,
+    func: async () => {
+      throw new Error('probe failure for the logger option')
+    },
+  }
+  try {
+    await withProbeRoute('probeLoggerOption', route, func, {}, async () => {
+      await withPlugin({ pikku: { logger: own.logger, logRoutes: true } }, async (second) => {
+        assert.ok(own.lines.some((line) => line.level === 'info' && line.text.startsWith('Routes loaded:')))
+        const before = own.lines.length
+        const response = await second.inject({ method: 'GET', url: route })
+        assert.equal(response.statusCode, 500)
+        assert.ok(singleton.lines.some((line) => line.includes('probe failure for the logger option')))
+        assert.equal(own.lines.length, before)
+      })
+    })
+  } finally {
+    singleton.restore()
+  }
+})
+

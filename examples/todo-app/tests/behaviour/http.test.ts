@@ -7,7 +7,7 @@ import { CorePikkuFetch, PikkuFetchError } from '@pikku/fetch'
 import * as errors from '@pikku/core/errors'
 import { getAllPackageStates, pikkuState } from '@pikku/core/state'
 import { TodoLimitReachedError } from '../../src/errors.js'
-import { assertStopWaitsForStream, startExpressApp, waitFor, type RunningApp } from './harness/app.js'
+import { assertStopWaitsForStream, collectLogs, startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import express from 'express'
@@ -1078,6 +1078,35 @@ test('middleware-bubble-errors: with bubbleErrors the error reaches Express\'s e
     assert.deepEqual(await response.json(), { caught: 'NotFoundError' })
   } finally {
     await mounted.close()
+  }
+})
+
+test('middleware-logger-startup-only: the middleware\'s logger option gets the route list at creation, but a failing request is logged on the singleton logger, not on it', async () => {
+  const own = recordingLogger()
+  const singleton = collectLogs(app.services, 'error')
+  const route = '/probe-logger-option'
+  const func = {
+    auth: false,
+    func: async () => {
+      throw new Error('probe failure for the logger option')
+    },
+  }
+  try {
+    await withProbeRoute('probeLoggerOption', route, func, {}, async () => {
+      const mounted = await mount((server) => usePikku(server, { logger: own.logger as never, logRoutes: true }))
+      try {
+        assert.ok(own.lines.some((line) => line.level === 'info' && line.text.startsWith('Routes loaded:')))
+        const before = own.lines.length
+        const response = await fetch(`${mounted.url}${route}`)
+        assert.equal(response.status, 500)
+        assert.ok(singleton.lines.some((line) => line.includes('probe failure for the logger option')))
+        assert.equal(own.lines.length, before)
+      } finally {
+        await mounted.close()
+      }
+    })
+  } finally {
+    singleton.restore()
   }
 })
 
