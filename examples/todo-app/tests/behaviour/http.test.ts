@@ -1110,6 +1110,22 @@ test('middleware-logger-startup-only: the middleware\'s logger option gets the r
   }
 })
 
+test('middleware-mount-path-stripped: mounted with app.use(\'/api\', ...), the middleware matches the path below the mount point, so /api/health is GET /health, and /health never reaches it', async () => {
+  const mounted = await mount((server) => {
+    server.use('/api', express.json(), pikkuExpressMiddleware({ logger: app.services.logger }))
+  })
+  try {
+    const prefixed = await fetch(`${mounted.url}/api/health`)
+    assert.equal(prefixed.status, 200)
+    assert.deepEqual(await prefixed.json(), { status: 'ok' })
+    const bare = await fetch(`${mounted.url}/health`)
+    assert.equal(bare.status, 404)
+    assert.match(await bare.text(), /Cannot GET \/health/)
+  } finally {
+    await mounted.close()
+  }
+})
+
 test('second-wiring-replaces-route: a second wireHTTP on a wired method and path replaces the first, with no error or warning', async () => {
   const routes = pikkuState(null, 'http', 'routes').get('get')!
   const functions = pikkuState(null, 'function', 'functions')
