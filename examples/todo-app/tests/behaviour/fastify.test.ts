@@ -327,3 +327,28 @@ test('logger-startup-only: the plugin\'s logger option gets the route list at re
   }
 })
 
+test('repeated-header-last-wins: a header the function sets twice, or as a list, keeps only its last value on Fastify; Set-Cookie keeps every value, and a Content-Type the function set is replaced by the runner\'s', async () => {
+  const route = '/probe-headers'
+  const func = {
+    auth: false,
+    func: async (_services: unknown, _data: unknown, { http }: any) => {
+      http.response.header('Link', ['</a>; rel="first"', '</b>; rel="last"'])
+      http.response.header('X-Probe', 'one')
+      http.response.header('X-Probe', 'two')
+      http.response.header('Content-Type', 'text/csv')
+      http.response.cookie('first', '1', { path: '/' })
+      http.response.cookie('second', '2', { path: '/' })
+      return 'title,done'
+    },
+  }
+  await withProbeRoute('probeHeaders', route, func, {}, async () => {
+    const response = await fetch(`${app.url}${route}`)
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('link'), '</b>; rel="last"')
+    assert.equal(response.headers.get('x-probe'), 'two')
+    assert.deepEqual(response.headers.getSetCookie(), ['first=1; Path=/', 'second=2; Path=/'])
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/)
+    assert.equal(await response.json(), 'title,done')
+  })
+})
+
