@@ -352,3 +352,16 @@ test('repeated-header-last-wins: a header the function sets twice, or as a list,
   })
 })
 
+test('returns-json-false-arraybuffer-fastify: on a returnsJSON: false route, Fastify refuses an ArrayBuffer result with a 500 (FST_ERR_REP_INVALID_PAYLOAD_TYPE) and sends a Uint8Array as its bytes', async () => {
+  const route = '/probe-bytes'
+  const bytes = new TextEncoder().encode('raw bytes')
+  let result: ArrayBuffer | Uint8Array = bytes.buffer
+  const func = { auth: false, func: async () => result }
+  await withProbeRoute('probeBytes', route, func, { returnsJSON: false }, async () => {
+    const arrayBuffer = await fetch(`${app.url}${route}`)
+    assert.equal(arrayBuffer.status, 500)
+    assert.equal((await arrayBuffer.json()).code, 'FST_ERR_REP_INVALID_PAYLOAD_TYPE')
+    result = bytes
+    assert.equal(await (await fetch(`${app.url}${route}`)).text(), 'raw bytes')
+  })
+})
