@@ -1126,6 +1126,27 @@ test('middleware-mount-path-stripped: mounted with app.use(\'/api\', ...), the m
   }
 })
 
+test('redirect-location-checked: http.response.redirect() with a location that starts with "/" answers 302 with it; one that does not start with "/", "http://" or "https://" throws, and the call answers 500', async () => {
+  const route = '/probe-redirect'
+  let location = '/todos'
+  const func = {
+    auth: false,
+    func: async (_services: unknown, _data: unknown, { http }: any) => {
+      http.response.redirect(location)
+    },
+  }
+  await withProbeRoute('probeRedirect', route, func, {}, async () => {
+    const relative = await fetch(`${app.url}${route}`, { redirect: 'manual' })
+    assert.equal(relative.status, 302)
+    assert.equal(relative.headers.get('location'), '/todos')
+    location = 'todos'
+    const refused = await fetch(`${app.url}${route}`, { redirect: 'manual' })
+    assert.equal(refused.status, 500)
+    assert.equal(refused.headers.get('location'), null)
+    assert.match((await refused.json()).message, /Invalid redirect location/)
+  })
+})
+
 test('second-wiring-replaces-route: a second wireHTTP on a wired method and path replaces the first, with no error or warning', async () => {
   const routes = pikkuState(null, 'http', 'routes').get('get')!
   const functions = pikkuState(null, 'function', 'functions')
