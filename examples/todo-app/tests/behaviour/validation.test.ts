@@ -257,3 +257,34 @@ test('ajv-express-init-fails: PikkuExpressServer.init() throws with AjvSchemaSer
   // src/services.ts as it was before the app moved to CFWorkerSchemaService.
   await assert.rejects(initExpressWithSchema(new AjvSchemaService(logger)), DRAFT_2020_MISSING)
 })
+
+test('error-text-differs: the two schema services word the 422 message differently, and each names only the first problem it finds', () => {
+  const schema = {
+    type: 'object',
+    properties: { title: { type: 'string' }, limit: { type: 'number' } },
+    required: ['title'],
+    additionalProperties: false,
+  }
+  const messages = (service: SchemaService) => {
+    service.compileSchema('ErrorTextProbe', schema)
+    return [{ title: 42, limit: 'x' }, { title: 'a', priority: 'high' }, {}].map((data) => {
+      try {
+        service.validateSchema('ErrorTextProbe', data)
+        return 'passed'
+      } catch (error) {
+        assert.ok(error instanceof UnprocessableContentError)
+        return error.message
+      }
+    })
+  }
+  assert.deepEqual(messages(new CFWorkerSchemaService(logger)), [
+    'Property "title" does not match schema., Instance type "number" is invalid. Expected "string".',
+    'Property "priority" does not match additional properties schema., False boolean schema.',
+    'Instance does not have required property "title".',
+  ])
+  assert.deepEqual(messages(new AjvSchemaService(logger)), [
+    'data/title must be string',
+    'data must NOT have additional properties',
+    "data must have required property 'title'",
+  ])
+})
