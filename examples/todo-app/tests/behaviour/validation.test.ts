@@ -288,3 +288,23 @@ test('error-text-differs: the two schema services word the 422 message different
     "data must have required property 'title'",
   ])
 })
+
+test('unknown-format: both schema services check date-time and email; a format CFWorkerSchemaService does not know passes any string, and AjvSchemaService refuses to compile it', () => {
+  const known = {
+    type: 'object',
+    properties: { at: { type: 'string', format: 'date-time' }, mail: { type: 'string', format: 'email' } },
+    additionalProperties: false,
+  }
+  const unknown = { type: 'object', properties: { token: { type: 'string', format: 'jwt' } } }
+  const cf = new CFWorkerSchemaService(logger)
+  const ajv = new AjvSchemaService(logger)
+  for (const service of [cf, ajv]) {
+    service.compileSchema('FormatProbe', known)
+    service.validateSchema('FormatProbe', { at: '2026-12-01T09:00:00Z', mail: 'ada@example.com' })
+    assert.throws(() => service.validateSchema('FormatProbe', { at: 'tomorrow' }), UnprocessableContentError)
+    assert.throws(() => service.validateSchema('FormatProbe', { mail: 'not-an-address' }), UnprocessableContentError)
+  }
+  cf.compileSchema('UnknownFormatProbe', unknown)
+  cf.validateSchema('UnknownFormatProbe', { token: 'anything at all' })
+  assert.throws(() => ajv.compileSchema('UnknownFormatProbe', unknown), /^Error: unknown format "jwt" ignored in schema at path "#\/properties\/token"$/)
+})
