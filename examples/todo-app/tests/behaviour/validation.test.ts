@@ -308,3 +308,34 @@ test('unknown-format: both schema services check date-time and email; a format C
   cf.validateSchema('UnknownFormatProbe', { token: 'anything at all' })
   assert.throws(() => ajv.compileSchema('UnknownFormatProbe', unknown), /^Error: unknown format "jwt" ignored in schema at path "#\/properties\/token"$/)
 })
+
+test('no-coercion-either-service: both schema services refuse "5" for a number field and "false" for a boolean one, with 422', () => {
+  const schema = { type: 'object', properties: { limit: { type: 'number' }, done: { type: 'boolean' } }, additionalProperties: false }
+  for (const service of [new CFWorkerSchemaService(logger), new AjvSchemaService(logger)]) {
+    service.compileSchema('NoCoercionProbe', schema)
+    service.validateSchema('NoCoercionProbe', { limit: 5, done: false })
+    assert.throws(() => service.validateSchema('NoCoercionProbe', { limit: '5' }), UnprocessableContentError)
+    assert.throws(() => service.validateSchema('NoCoercionProbe', { done: 'false' }), UnprocessableContentError)
+  }
+})
+
+test('ajv-nested-default-lost: through the function runner, with either schema service the function gets the top-level default and not a nested one, Ajv\'s useDefaults included', async () => {
+  addSchema('NestedDefaultProbeInput', {
+    type: 'object',
+    properties: {
+      priority: { type: 'string', default: 'normal' },
+      options: { type: 'object', properties: { pageSize: { type: 'number', default: 20 } } },
+    },
+  })
+  registerProbe('nestedDefaultProbe', { func: async (_services: unknown, data: unknown) => structuredClone(data) }, { sessionless: true, inputSchemaName: 'NestedDefaultProbeInput' })
+  try {
+    for (const schema of [new AjvSchemaService(logger), new CFWorkerSchemaService(logger)]) {
+      const rpc: any = rpcService.getContextRPCService({ logger, schema } as never, {}, false)
+      assert.deepEqual(await rpc.invoke('nestedDefaultProbe', { options: {} }), { options: {}, priority: 'normal' })
+    }
+  } finally {
+    pikkuState(null, 'misc', 'schemas').delete('NestedDefaultProbeInput')
+    pikkuState(null, 'function', 'functions').delete('nestedDefaultProbe')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).nestedDefaultProbe
+  }
+})
