@@ -339,3 +339,18 @@ test('ajv-nested-default-lost: through the function runner, with either schema s
     delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).nestedDefaultProbe
   }
 })
+
+test('ajv-draft-2020-first-call-only: through core, only the first check against a zod-made schema throws with AjvSchemaService; the same schema object then compiles and is validated, in any AjvSchemaService of the process', async () => {
+  // A copy, so that no other test's compile of the registered object decides the outcome here.
+  addSchema('Draft2020Probe', structuredClone(getSchema('SecretSchema_jwtSecret')))
+  try {
+    const ajv = new AjvSchemaService(logger)
+    await assert.rejects(validateSchema(logger, ajv, 'Draft2020Probe', 'k'.repeat(32)), DRAFT_2020_MISSING)
+    await validateSchema(logger, ajv, 'Draft2020Probe', 'k'.repeat(32))
+    await assert.rejects(validateSchema(logger, ajv, 'Draft2020Probe', 'short'), UnprocessableContentError)
+    // A new AjvSchemaService shares the module's Ajv instance, so it does not fail on that object again.
+    await validateSchema(logger, new AjvSchemaService(logger), 'Draft2020Probe', 'k'.repeat(32))
+  } finally {
+    pikkuState(null, 'misc', 'schemas').delete('Draft2020Probe')
+  }
+})
