@@ -737,3 +737,69 @@ test('n8n-import-files: pikku import n8n needs a pikku.config.json, writes <slug
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+// `pikku tanstack-start` in a small project of its own, inside .behaviour/ (git-ignored): the shim is written once,
+// for the two tests below, and the folder is removed in `after`. Only the shim is under test, so its one import, the
+// PikkuRPC class of rpcWiringsFile, is a stub here rather than a whole `pikku all`.
+const TANSTACK = join(APP, '.behaviour', `cli-tanstack-${process.pid}`)
+const TSC = join(APP, 'node_modules', 'typescript', 'bin', 'tsc')
+let tanstackShim: Promise<Run> | undefined
+const generateTanStackShim = (): Promise<Run> => {
+  tanstackShim ??= (async () => {
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'scratch-tanstack', private: true, type: 'module' }),
+      'pikku.config.json': JSON.stringify({
+        tsconfig: './tsconfig.json',
+        srcDirectories: ['./src'],
+        outDir: './.pikku',
+        clientFiles: { rpcWiringsFile: '.pikku/pikku-rpc.gen.ts', tanstackStartFile: 'src/lib/pikku-start.gen.ts' },
+      }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, skipLibCheck: true, types: [] },
+        include: ['src'],
+      }),
+      '.pikku/pikku-rpc.gen.ts': 'export class PikkuRPC {\n  setServerUrl(_serverUrl: string): void {}\n}\n',
+    }
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(TANSTACK, path, '..'), { recursive: true })
+      writeFileSync(join(TANSTACK, path), text)
+    }
+    return run([PIKKU, 'tanstack-start'], TANSTACK)
+  })()
+  return tanstackShim
+}
+after(() => rmSync(TANSTACK, { recursive: true, force: true }))
+
+test('tanstack-start-import-meta-env: the makeApi() shim reads import.meta.env, so without a declaration of ImportMeta.env it fails to compile with TS2339; with one it compiles', async () => {
+  const generated = await generateTanStackShim()
+  assert.equal(generated.code, 0, generated.stdout + generated.stderr)
+  const shim = readFileSync(join(TANSTACK, 'src', 'lib', 'pikku-start.gen.ts'), 'utf8')
+  assert.match(shim, /const serverUrl = import\.meta\.env\.VITE_API_URL/)
+  assert.match(shim, /import \{ PikkuRPC \} from '\.\.\/\.\.\/\.pikku\/pikku-rpc\.gen\.js'/)
+
+  const bare = await run([TSC, '-p', 'tsconfig.json'], TANSTACK)
+  assert.notEqual(bare.code, 0)
+  assert.match(bare.stdout, /pikku-start\.gen\.ts\(\d+,\d+\): error TS2339: Property 'env' does not exist on type 'ImportMeta'\./)
+
+  // What Vite's client types give a Vite project, written out by hand.
+  const declaration = join(TANSTACK, 'src', 'import-meta-env.d.ts')
+  writeFileSync(declaration, 'interface ImportMeta {\n  readonly env: { readonly VITE_API_URL?: string }\n}\n')
+  try {
+    const declared = await run([TSC, '-p', 'tsconfig.json'], TANSTACK)
+    assert.equal(declared.code, 0, declared.stdout)
+  } finally {
+    rmSync(declaration, { force: true })
+  }
+})
+
+test('tanstack-start-outside-vite: run by Node without Vite, makeApi() throws a TypeError reading VITE_API_URL, not its own "VITE_API_URL is not set" error', async () => {
+  const generated = await generateTanStackShim()
+  assert.equal(generated.code, 0, generated.stdout + generated.stderr)
+  const called = await run(
+    ['--import', 'tsx', '-e', "const { makeApi } = await import('./src/lib/pikku-start.gen.ts'); makeApi()", '--input-type=module'],
+    TANSTACK,
+  )
+  assert.notEqual(called.code, 0)
+  assert.match(called.stderr, /TypeError: Cannot read properties of undefined \(reading 'VITE_API_URL'\)/)
+  assert.doesNotMatch(called.stderr, /VITE_API_URL is not set/)
+})
