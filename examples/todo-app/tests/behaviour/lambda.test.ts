@@ -495,6 +495,23 @@ test('aws-secrets-json-and-denied: AWSSecrets parses a secret string as JSON, an
   })
 })
 
+test('aws-secrets-plain-text-parsed: AWSSecrets turns a plain-text secret that is valid JSON, such as 123456, true or a quoted string, into the parsed value, not the text stored', async () => {
+  const secrets = new AWSSecrets({ awsRegion: 'eu-west-1' })
+  const read = async (stored: string) => {
+    ;(secrets as unknown as { client: unknown }).client = { send: async () => ({ SecretString: stored }) }
+    return (await secrets.getSecret('PIN')).reveal()
+  }
+  // Digits only: a number comes back. A leading zero is not JSON, so such a value stays text.
+  assert.strictEqual(await read('123456'), 123456)
+  assert.strictEqual(await read('1e3'), 1000)
+  assert.strictEqual(await read('007'), '007')
+  assert.strictEqual(await read('true'), true)
+  // A value stored with its quotes loses them.
+  assert.strictEqual(await read('"quoted"'), 'quoted')
+  // Text that is not JSON is returned as it is.
+  assert.strictEqual(await read('123456abc'), '123456abc')
+})
+
 test('cloudflare-fetch-health: the Worker entry serves GET /health from a fetch Request in Node.js', async () => {
   await import('./harness/core-cloudflare.js')
   const { default: worker } = await import('../../src/runtimes/cloudflare.js')
