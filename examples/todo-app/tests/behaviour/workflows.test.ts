@@ -339,7 +339,8 @@ test('changed-definition-fails-run: a run replayed after its workflow\'s graph h
  * Registers, for one test, a DSL workflow named `name` that suspends with the reason 'Wait for a review' and then
  * returns { passed: true }, as the generated files would register it; `use` runs with it, and it is removed after.
  */
-const withSuspendProbe = async (name: string, use: (name: string) => Promise<void>) => {
+/** Registers a DSL workflow `name` that suspends, then, once resumed, returns what `resumed()` gives ({ passed: true } unless set). */
+const withSuspendProbe = async (name: string, use: (name: string) => Promise<void>, resumed: () => unknown = () => ({ passed: true })) => {
   const { pikkuState } = await import('@pikku/core/state')
   const { addWorkflow } = await import('@pikku/core/workflow')
   const workflowsMeta = pikkuState(null, 'workflows', 'meta') as Record<string, any>
@@ -349,7 +350,7 @@ const withSuspendProbe = async (name: string, use: (name: string) => Promise<voi
   addWorkflow(name, {
     func: async (_services: unknown, _input: unknown, { workflow }: any) => {
       await workflow.suspend('Wait for a review')
-      return { passed: true }
+      return resumed()
     },
   })
   try {
@@ -697,6 +698,73 @@ test('graph-child-workflow-parked-succeeds: a graph node whose workflow parks (w
     assert.deepEqual(sleeping.history.map((s: any) => [s.stepName, s.status, s.result]), [['park', 'succeeded', undefined], ['after', 'succeeded', { status: 'ok' }]])
     assert.deepStrictEqual(inputs, [{ passed: undefined }])
     assert.equal(sleeping.run.status, 'completed')
+  })
+})
+
+test('graph-parked-child-ends-after-graph: when the parked child of an inline graph node later completes or fails, it rewrites that node\'s step in the completed graph run and queues the graph run, which then stays completed and runs no node again', async () => {
+  const inputs: unknown[] = []
+  const recordInput = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
+    inputs.push(data)
+    return original(services, data, wire)
+  }
+  /** Starts a graph whose node park names the suspending child, then wakes the child and its parent as queue workers would. */
+  const runAndResume = async (child: string) => {
+    let outcome: any
+    await withTestGraph(
+      'parkedThenEndedGraph',
+      {
+        park: { nodeId: 'park', rpcName: child, input: {}, next: 'after' },
+        after: { nodeId: 'after', rpcName: 'health', input: { passed: { $ref: 'park', path: 'passed' } } },
+      },
+      ['park'],
+      async () => {
+        const wf = services.workflowService
+        inputs.length = 0
+        const { runId } = await wf.startWorkflow('parkedThenEndedGraph', {}, { type: 'test' }, rpcFor(services))
+        assert.equal((await wf.getRun(runId)).status, 'completed')
+        const childRunId = (await wf.getRunHistory(runId))[0].childRunId
+        assert.equal((await wf.getRun(childRunId)).status, 'suspended')
+        // A queue service that only records its jobs, so that the child's end can put its parent on the orchestrator queue.
+        const jobs: any[] = []
+        services.queueService = { add: async (queue: string, data: unknown) => { jobs.push({ queue, data }); return 'job' } }
+        try {
+          // What the orchestrator queue worker does once the child is woken (see suspend-passed-by-any-decision).
+          await wf.orchestrateWorkflow(childRunId, rpcFor(services)).catch((error: Error) => error)
+          const history = await wf.getRunHistory(runId)
+          const parentJobs = jobs.filter((job) => job.data.runId === runId)
+          // ...and what it does with the job queued for the graph run.
+          await wf.orchestrateWorkflow(runId, rpcFor(services))
+          outcome = { child: await wf.getRun(childRunId), run: await wf.getRun(runId), history, after: await wf.getRunHistory(runId), parentJobs }
+        } finally {
+          delete services.queueService
+        }
+      },
+    )
+    return outcome
+  }
+  await withWrappedFunction('health', recordInput, async () => {
+    // The child completes: its output replaces the node's empty result, but after already ran with undefined.
+    await withSuspendProbe('endsLaterProbeWorkflow', async (child) => {
+      const done = await runAndResume(child)
+      assert.equal(done.child.status, 'completed')
+      assert.deepEqual(done.parentJobs, [{ queue: 'pikku-workflow-orchestrator', data: { runId: done.run.id } }])
+      assert.deepEqual(done.history.map((s: any) => [s.stepName, s.status, s.result]), [['park', 'succeeded', { passed: true }], ['after', 'succeeded', { status: 'ok' }]])
+      assert.deepStrictEqual(inputs, [{ passed: undefined }])
+      assert.equal(done.run.status, 'completed')
+      assert.deepEqual(done.after, done.history)
+    })
+    // The child fails: the node's step turns failed, yet the graph run stays completed with no error.
+    await withSuspendProbe('failsLaterProbeWorkflow', async (child) => {
+      const failed = await runAndResume(child)
+      assert.deepEqual([failed.child.status, failed.child.error.message], ['failed', 'Review rejected'])
+      assert.equal(failed.parentJobs.length, 1)
+      assert.deepEqual(failed.history.map((s: any) => [s.stepName, s.status, s.error?.message]), [['park', 'failed', 'Review rejected'], ['after', 'succeeded', undefined]])
+      assert.deepStrictEqual(inputs, [{ passed: undefined }])
+      assert.deepEqual([failed.run.status, failed.run.error], ['completed', undefined])
+      assert.deepEqual(failed.after, failed.history)
+    }, () => {
+      throw new Error('Review rejected')
+    })
   })
 })
 
