@@ -365,3 +365,23 @@ test('returns-json-false-arraybuffer-fastify: on a returnsJSON: false route, Fas
     assert.equal(await (await fetch(`${app.url}${route}`)).text(), 'raw bytes')
   })
 })
+
+test('repeated-header-sse-keeps-all: on an sse route, a header the function sets twice arrives with both values on Fastify', async () => {
+  const route = '/probe-headers-sse'
+  const func = {
+    auth: false,
+    func: async (_services: unknown, _data: unknown, { http, channel }: any) => {
+      http.response.header('X-Probe', 'one')
+      http.response.header('X-Probe', 'two')
+      channel.send({ n: 1 })
+      channel.close()
+    },
+  }
+  await withProbeRoute('probeHeadersSSE', route, func, { sse: true }, async () => {
+    const response = await fetch(`${app.url}${route}`, { headers: { accept: 'text/event-stream' } })
+    assert.equal(response.status, 200)
+    assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/)
+    assert.equal(response.headers.get('x-probe'), 'one, two')
+    assert.equal(await response.text(), 'data: {"n":1}\n\n')
+  })
+})
