@@ -301,7 +301,7 @@ test('respond-404-false-empty-200: registered with respondWith404 false, the plu
   })
 })
 
-test('logger-startup-only: the plugin\'s logger option gets the route list at registration, but a failing request is logged on the singleton logger, not on it', async () => {
+test('logger-startup-only: the plugin\'s logger option gets the route list and the schema report at registration, but a failing request is logged on the singleton logger, not on it', async () => {
   const own = recordingLogger()
   const singleton = collectLogs(app.services, 'error')
   const route = '/probe-logger-option'
@@ -313,8 +313,9 @@ test('logger-startup-only: the plugin\'s logger option gets the route list at re
   }
   try {
     await withProbeRoute('probeLoggerOption', route, func, {}, async () => {
-      await withPlugin({ pikku: { logger: own.logger, logRoutes: true } }, async (second) => {
+      await withPlugin({ pikku: { logger: own.logger, logRoutes: true, loadSchemas: true } }, async (second) => {
         assert.ok(own.lines.some((line) => line.level === 'info' && line.text.startsWith('Routes loaded:')))
+        assert.ok(own.lines.some((line) => line.level === 'info' && line.text === 'All schemas loaded'))
         const before = own.lines.length
         const response = await second.inject({ method: 'GET', url: route })
         assert.equal(response.statusCode, 500)

@@ -1081,7 +1081,7 @@ test('middleware-bubble-errors: with bubbleErrors the error reaches Express\'s e
   }
 })
 
-test('middleware-logger-startup-only: the middleware\'s logger option gets the route list at creation, but a failing request is logged on the singleton logger, not on it', async () => {
+test('middleware-logger-startup-only: the middleware\'s logger option gets the route list and the schema report at creation, but a failing request is logged on the singleton logger, not on it', async () => {
   const own = recordingLogger()
   const singleton = collectLogs(app.services, 'error')
   const route = '/probe-logger-option'
@@ -1093,9 +1093,10 @@ test('middleware-logger-startup-only: the middleware\'s logger option gets the r
   }
   try {
     await withProbeRoute('probeLoggerOption', route, func, {}, async () => {
-      const mounted = await mount((server) => usePikku(server, { logger: own.logger as never, logRoutes: true }))
+      const mounted = await mount((server) => usePikku(server, { logger: own.logger as never, logRoutes: true, loadSchemas: true }))
       try {
         assert.ok(own.lines.some((line) => line.level === 'info' && line.text.startsWith('Routes loaded:')))
+        assert.ok(own.lines.some((line) => line.level === 'info' && line.text === 'All schemas loaded'))
         const before = own.lines.length
         const response = await fetch(`${mounted.url}${route}`)
         assert.equal(response.status, 500)
