@@ -10,8 +10,12 @@
 // The report lists, per page, the tested statements, the statements read from the source, and the sentences that
 // look like statements of behaviour (a status code, a PKU code or a verb such as "returns" or "throws") and carry
 // no marker. Only markers fail the check; the untested list is for the next audit.
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+//
+// `node scripts/claims.mjs --markers` (npm run check:claims, part of npm run lint) checks the markers without
+// running the suite: each is well formed, follows its sentence, and names a test that the suite's files declare.
+// Whether those tests pass is the full check's work.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
@@ -150,7 +154,40 @@ export function formatReport({ pages, totals }, { untested = true } = {}) {
   return out.join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+export const SUITE = join(ROOT, 'examples', 'todo-app', 'tests', 'behaviour');
+
+/** The ids of the tests the suite's files declare (`test('<name>: ...'`), without running them. */
+export function declaredTests(dir = SUITE) {
+  const ids = new Set();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.test.ts'))) {
+    const stem = file.slice(0, -'.test.ts'.length);
+    for (const [, , name] of readFileSync(join(dir, file), 'utf8').matchAll(/\btest\(\s*(['"`])([a-z0-9][a-z0-9-]*):/g))
+      ids.add(`${stem}#${name}`);
+  }
+  return ids;
+}
+
+/** Problems of the markers alone: malformed or misplaced, or naming a test no file of the suite declares. */
+export function checkMarkers(ids = declaredTests(), files = listMdxFiles()) {
+  const problems = [];
+  for (const file of files) {
+    const name = relative(ROOT, file);
+    const page = readClaims(readFileSync(file, 'utf8'), name);
+    problems.push(...page.problems);
+    for (const claim of page.claims)
+      if (claim.kind === 'claim')
+        for (const id of claim.names)
+          if (!ids.has(id))
+            problems.push(`${name}:${claim.line}: no test ${id} in the behaviour suite ("${claim.statement}")`);
+  }
+  return problems;
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--markers')) {
+  const problems = checkMarkers();
+  for (const p of problems) console.error(`claims: ${p}`);
+  process.exit(problems.length ? 1 : 0);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const resultsFile = process.argv[2] ?? 'examples/todo-app/.behaviour/results.json';
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   const report = checkClaims(results);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run lint`: the content and code checks of package.json (check:samples:cli, the longest, first; then lint:md,
-// lint:text, check:samples, spell, format:check, typecheck), one per core at a time. Each check's output is
+// lint:text, check:samples, spell, format:check, typecheck, check:claims), one per core at a time. Each check's output is
 // printed when it ends, whole, and the command fails if any check fails. `--except NAME` leaves a check out (npm test
 // leaves out check:samples, whose work its unit test tests/unit/code-samples.test.mjs does in the same program as
 // the fixtures that prove it can fail, and check:samples:cli, which it runs as a step of its own once the app's
@@ -8,7 +8,16 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
-const ALL = ['check:samples:cli', 'lint:md', 'lint:text', 'check:samples', 'spell', 'format:check', 'typecheck'];
+const ALL = [
+  'check:samples:cli',
+  'lint:md',
+  'lint:text',
+  'check:samples',
+  'spell',
+  'format:check',
+  'typecheck',
+  'check:claims',
+];
 const except = process.argv.flatMap((a, i, argv) => (argv[i - 1] === '--except' ? [a] : []));
 for (const name of except)
   if (!ALL.includes(name)) throw new Error(`--except ${name}: not a check of ${ALL.join(', ')}`);

@@ -1,10 +1,10 @@
 // How scripts/claims.mjs reads the markers of a page and checks them against the behaviour suite's results.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkClaims, formatReport, readClaims } from '../../scripts/claims.mjs';
+import { checkClaims, checkMarkers, declaredTests, formatReport, readClaims } from '../../scripts/claims.mjs';
 
 const PAGE = `---
 title: A page
@@ -73,6 +73,26 @@ test('checkClaims fails a marker whose test is missing or failed, and counts tes
     assert.match(formatReport(report), /2 statements tied to tests on 1 pages; 1 read from source/);
     const twice = checkClaims({ tests: [...results.tests, { id: 'http#session-required-403', passed: true }] }, [file]);
     assert.ok(twice.problems.includes('two tests have the id http#session-required-403'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('checkMarkers, without running the suite, reports a misplaced marker and an id that no test file declares', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'claims-'));
+  try {
+    const suite = join(dir, 'suite');
+    mkdirSync(suite);
+    writeFileSync(join(suite, 'http.test.ts'), "test('session-required-403: a route answers 403', async () => {})\n");
+    writeFileSync(join(suite, 'auth.test.ts'), 'test(`cookie-set: the cookie is set`, async () => {})\n');
+    const ids = declaredTests(suite);
+    assert.deepEqual([...ids].sort(), ['auth#cookie-set', 'http#session-required-403']);
+    const file = join(dir, 'page.mdx');
+    writeFileSync(file, PAGE + '\n{/* claim: http#session-required-403 */}\n');
+    const problems = checkMarkers(ids, [file]);
+    assert.equal(problems.length, 2);
+    assert.match(problems[0], /a marker on a line of its own backs nothing/);
+    assert.match(problems[1], /:9: no test auth#cookie-cleared in the behaviour suite/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
