@@ -386,3 +386,18 @@ test('repeated-header-sse-keeps-all: on an sse route, a header the function sets
     assert.equal(await response.text(), 'data: {"n":1}\n\n')
   })
 })
+
+test('sse-hook-headers-dropped: a header a Fastify onRequest hook set with reply.header reaches a JSON route but not an sse route, where the headers Pikku set (its cors() middleware\'s among them) still arrive', async () => {
+  await withPlugin({ prepare: (instance) => instance.addHook('onRequest', async (_request, reply) => { reply.header('x-test', '1') }) }, async (second) => {
+    const plain = await second.inject({ method: 'GET', url: '/health' })
+    assert.equal(plain.statusCode, 200)
+    assert.equal(plain.headers['x-test'], '1')
+    // Without a session the stream ends after its error events, so inject returns.
+    const stream = await second.inject({ method: 'GET', url: '/todos/due-today' })
+    assert.equal(stream.statusCode, 200)
+    assert.equal(stream.headers['content-type'], 'text/event-stream')
+    assert.equal(stream.headers['x-test'], undefined)
+    assert.equal(stream.headers.vary, 'Origin')
+    assert.equal(stream.headers['access-control-allow-headers'], 'Content-Type, Authorization, x-api-key')
+  })
+})
