@@ -1256,3 +1256,22 @@ test('openapi-security-schemes-alone: securitySchemes without security replaces 
   const both = await openAPIDocumentOf(undefined, { securitySchemes: { CookieAuth }, security: [{ CookieAuth: [] }] })
   assert.deepEqual(both.spec.security, [{ CookieAuth: [] }])
 })
+
+test('middleware-options-no-cors-204: with nothing in the \'*\' middleware group, an OPTIONS request that matches no route answers 204 with an empty body and Content-Type application/json', async () => {
+  const httpGroups = pikkuState(null, 'middleware', 'httpGroup') as Record<string, unknown>
+  const saved = httpGroups['*']
+  delete httpGroups['*']
+  const mounted = await mount((server) => usePikku(server))
+  try {
+    for (const path of ['/no-such-route', '/todos/t1']) {
+      const response = await fetch(`${mounted.url}${path}`, { method: 'OPTIONS' })
+      assert.equal(response.status, 204, path)
+      assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8', path)
+      assert.equal(response.headers.get('access-control-allow-methods'), null, path)
+      assert.equal(await response.text(), '', path)
+    }
+  } finally {
+    await mounted.close()
+    httpGroups['*'] = saved
+  }
+})
