@@ -354,3 +354,32 @@ test('ajv-draft-2020-first-call-only: through core, only the first check against
     pikkuState(null, 'misc', 'schemas').delete('Draft2020Probe')
   }
 })
+
+test('cfworker-broken-schema-compiles: CFWorkerSchemaService compiles a schema with an unresolved $ref or an unknown type name; the $ref throws a plain Error (no registered status, so a 500) once a value reaches it, the type refuses every value of its property with 422; AjvSchemaService refuses both at compile time', () => {
+  const unresolvedRef = { type: 'object', properties: { a: { $ref: '#/definitions/Missing' } } }
+  const unknownType = { type: 'object', properties: { a: { type: 'strnig' } } }
+  // The registry core's error handling looks a thrown error's class up in; a class it does not hold is answered 500.
+  const registered = pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>
+  const cf = new CFWorkerSchemaService(logger)
+  cf.compileSchema('UnresolvedRefProbe', unresolvedRef)
+  cf.compileSchema('UnknownTypeProbe', unknownType)
+  // Data that never reaches the broken part passes.
+  cf.validateSchema('UnresolvedRefProbe', {})
+  cf.validateSchema('UnknownTypeProbe', {})
+  assert.throws(() => cf.validateSchema('UnresolvedRefProbe', { a: 'x' }), (error: unknown) => {
+    assert.equal((error as Error).constructor, Error)
+    assert.match((error as Error).message, /^Unresolved \$ref "#\/definitions\/Missing"/)
+    assert.equal(registered.get(Error), undefined)
+    return true
+  })
+  for (const a of ['x', 1, true, null])
+    assert.throws(() => cf.validateSchema('UnknownTypeProbe', { a }), (error: unknown) => {
+      assert.ok(error instanceof UnprocessableContentError)
+      assert.equal(registered.get(UnprocessableContentError)?.status, 422)
+      assert.match(error.message, /Expected "strnig"\./)
+      return true
+    })
+  const ajv = new AjvSchemaService(logger)
+  assert.throws(() => ajv.compileSchema('UnresolvedRefProbe', unresolvedRef), /^Error: can't resolve reference #\/definitions\/Missing from id #$/)
+  assert.throws(() => ajv.compileSchema('UnknownTypeProbe', unknownType), /^Error: schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/)
+})
