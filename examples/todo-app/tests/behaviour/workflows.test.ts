@@ -701,7 +701,7 @@ test('graph-child-workflow-parked-succeeds: a graph node whose workflow parks (w
   })
 })
 
-test('graph-parked-child-ends-after-graph: when the parked child of an inline graph node later completes or fails, it rewrites that node\'s step in the completed graph run and queues the graph run, which then stays completed and runs no node again', async () => {
+test('graph-parked-child-ends-after-graph: when the parked child of an inline graph node later completes or fails, it rewrites that node\'s step in the completed graph run and queues the graph run, which then stays completed and runs no node again; getRunStatus reports the rewritten step in that completed run', async () => {
   const inputs: unknown[] = []
   const recordInput = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
     inputs.push(data)
@@ -734,7 +734,7 @@ test('graph-parked-child-ends-after-graph: when the parked child of an inline gr
           const parentJobs = jobs.filter((job) => job.data.runId === runId)
           // ...and what it does with the job queued for the graph run.
           await wf.orchestrateWorkflow(runId, rpcFor(services))
-          outcome = { child: await wf.getRun(childRunId), run: await wf.getRun(runId), history, after: await wf.getRunHistory(runId), parentJobs }
+          outcome = { child: await wf.getRun(childRunId), run: await wf.getRun(runId), history, after: await wf.getRunHistory(runId), status: await wf.getRunStatus(runId), parentJobs }
         } finally {
           delete services.queueService
         }
@@ -752,6 +752,7 @@ test('graph-parked-child-ends-after-graph: when the parked child of an inline gr
       assert.deepStrictEqual(inputs, [{ passed: undefined }])
       assert.equal(done.run.status, 'completed')
       assert.deepEqual(done.after, done.history)
+      assert.deepEqual(done.status.steps.map((s: any) => [s.name, s.status]), [['park', 'succeeded'], ['after', 'succeeded']])
     })
     // The child fails: the node's step turns failed, yet the graph run stays completed with no error.
     await withSuspendProbe('failsLaterProbeWorkflow', async (child) => {
@@ -762,6 +763,11 @@ test('graph-parked-child-ends-after-graph: when the parked child of an inline gr
       assert.deepStrictEqual(inputs, [{ passed: undefined }])
       assert.deepEqual([failed.run.status, failed.run.error], ['completed', undefined])
       assert.deepEqual(failed.after, failed.history)
+      // getRunStatus, which the generated workflowStatus route returns, reports the same: a completed run, no error, a failed step.
+      assert.deepEqual(
+        [failed.status.status, failed.status.error, failed.status.steps.map((s: any) => [s.name, s.status])],
+        ['completed', undefined, [['park', 'failed'], ['after', 'succeeded']]],
+      )
     }, () => {
       throw new Error('Review rejected')
     })
