@@ -383,3 +383,22 @@ test('cfworker-broken-schema-compiles: CFWorkerSchemaService compiles a schema w
   assert.throws(() => ajv.compileSchema('UnresolvedRefProbe', unresolvedRef), /^Error: can't resolve reference #\/definitions\/Missing from id #$/)
   assert.throws(() => ajv.compileSchema('UnknownTypeProbe', unknownType), /^Error: schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/)
 })
+
+test('ajv-draft-2020-later-strict: through core, a zod-made schema with a draft 2020-12 keyword (z.tuple) or a format Ajv lacks (z.jwt) fails with AjvSchemaService on every check, first for the meta-schema, then in strict mode', async () => {
+  // Converted the way the inspector converts zod schemas (utils/schema-generator.ts, processZodSchema).
+  const probes = {
+    TupleDraft2020Probe: [z.object({ pair: z.tuple([z.string(), z.number()]) }), { pair: ['a', 1] }, /^Error: strict mode: unknown keyword: "prefixItems"$/],
+    JwtDraft2020Probe: [z.object({ token: z.jwt() }), { token: 'a.b.c' }, /^Error: unknown format "jwt" ignored in schema at path "#\/properties\/token"$/],
+  } as const
+  try {
+    for (const [name, [zodSchema, data, later]] of Object.entries(probes)) {
+      addSchema(name, z.toJSONSchema(zodSchema, { unrepresentable: 'any' }))
+      const ajv = new AjvSchemaService(logger)
+      await assert.rejects(validateSchema(logger, ajv, name, data), DRAFT_2020_MISSING)
+      await assert.rejects(validateSchema(logger, ajv, name, data), later)
+      await assert.rejects(validateSchema(logger, ajv, name, data), later)
+    }
+  } finally {
+    for (const name of Object.keys(probes)) pikkuState(null, 'misc', 'schemas').delete(name)
+  }
+})
