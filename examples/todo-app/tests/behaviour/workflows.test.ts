@@ -336,10 +336,10 @@ test('changed-definition-fails-run: a run replayed after its workflow\'s graph h
 })
 
 /**
- * Registers, for one test, a DSL workflow named `name` that suspends with the reason 'Wait for a review' and then
- * returns { passed: true }, as the generated files would register it; `use` runs with it, and it is removed after.
+ * Registers, for one test, a DSL workflow named `name` that suspends with the reason 'Wait for a review' and, once
+ * resumed, returns what `resumed()` gives ({ passed: true } unless set), as the generated files would register it;
+ * `use` runs with it, and it is removed after.
  */
-/** Registers a DSL workflow `name` that suspends, then, once resumed, returns what `resumed()` gives ({ passed: true } unless set). */
 const withSuspendProbe = async (name: string, use: (name: string) => Promise<void>, resumed: () => unknown = () => ({ passed: true })) => {
   const { pikkuState } = await import('@pikku/core/state')
   const { addWorkflow } = await import('@pikku/core/workflow')
