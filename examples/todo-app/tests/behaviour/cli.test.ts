@@ -149,6 +149,7 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   // No command named: the default command `all` runs only when no bare word follows, and a spaced option value is one.
   runs.defaultSpacedValue = run([PIKKU, '--tags', 'todos'], ELSEWHERE)
   runs.defaultEqualsValue = run([PIKKU, '--tags=todos'], ELSEWHERE)
+  runs.consoleCommand = run([PIKKU, 'console'], ELSEWHERE)
   // The same project again with --json, once the first run is done with the folder.
   runs.pikkuJson = runs.pikkuAll.then(() => run([PIKKU, 'all', '--json'], COPY))
   // Then once saving the inspector state, and once more reading it back instead of inspecting.
@@ -353,6 +354,16 @@ test('default-command-needs-no-bare-word: pikku --tags todos prints the usage an
   const equals = await runs.defaultEqualsValue
   assert.notEqual(equals.code, 0)
   assert.match(equals.stdout + equals.stderr, /Config file pikku\.config\.json not found/)
+})
+
+test('console-command-removed: pikku console is no longer a command: it prints the usage, which lists none, and exits 1', async () => {
+  // CLI 0.12.113's cli.wiring.ts has no console command (removed in f14a7dfbe); dev and serve --console mount the console.
+  const { code, stdout, stderr } = await runs.consoleCommand
+  assert.equal(code, 1)
+  assert.match(stdout, /^Usage: pikku <command> \[options\]/m)
+  assert.match(stdout, /^ {2}serve {2,}/m)
+  assert.doesNotMatch(stdout, /^ {2}console {2,}/m)
+  assert.doesNotMatch(stdout + stderr, /Pikku Console/)
 })
 
 test('diagnostics-per-inspection: a first run, with no .pikku yet, prints each diagnostic more than once; a later run once', async () => {
