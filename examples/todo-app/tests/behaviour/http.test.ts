@@ -12,7 +12,7 @@ import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import express from 'express'
 import cors from 'cors'
-import type { Server } from 'node:http'
+import { get as getRaw, type Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
@@ -563,6 +563,71 @@ test('error-status-table: the statuses core registers for its error classes', ()
   assert.equal(registry.get(TodoLimitReachedError)?.status, 409)
 })
 
+
+test('error-status-bodies: each built-in class thrown from a function answers its status; below 500 with the thrown message and payload, from 500 with the registered message unless exposeErrors is on outside production', async () => {
+  const registry = pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number; message: string }>
+  const thrown = 'thrown by the probe'
+  const cases: Array<[() => Error, number, Record<string, unknown>?]> = [
+    [() => new errors.BadRequestError(thrown), 400], [() => new errors.UnauthorizedError(thrown), 401],
+    [() => new errors.MissingSessionError(thrown), 401], [() => new errors.InvalidSessionError(thrown), 401],
+    [() => new errors.AIProviderAuthError(thrown), 401], [() => new errors.PaymentRequiredError(thrown), 402],
+    [() => new errors.ForbiddenError(thrown), 403], [() => new errors.LocalEnvironmentOnlyError(thrown), 403],
+    [() => new errors.MissingCredentialError('github', 'oauth2', 'https://example.test/connect'), 403,
+      { error: 'missing_credential', credentialName: 'github', credentialType: 'oauth2', connectUrl: 'https://example.test/connect' }],
+    [() => new errors.MissingScopeError('todos:write'), 403, { error: 'missing_scope', scope: 'todos:write' }],
+    [() => new errors.ReadonlySessionError(thrown), 403], [() => new errors.InvalidOriginError(thrown), 403],
+    [() => new errors.NotFoundError(thrown), 404], [() => new errors.MethodNotAllowedError(thrown), 405],
+    [() => new errors.NotAcceptableError(thrown), 406], [() => new errors.ProxyAuthenticationRequiredError(thrown), 407],
+    [() => new errors.RequestTimeoutError(thrown), 408], [() => new errors.ConflictError(thrown), 409],
+    [() => new errors.SystemRoleImmutableError('admin', 'rename'), 409, { error: 'system_role_immutable', role: 'admin', operation: 'rename' }],
+    [() => new errors.SystemRoleShadowedError('admin'), 409, { error: 'system_role_shadowed', role: 'admin' }],
+    [() => new errors.GoneError(thrown), 410], [() => new errors.LengthRequiredError(thrown), 411],
+    [() => new errors.PreconditionFailedError(thrown), 412], [() => new errors.PayloadTooLargeError(thrown), 413],
+    [() => new errors.URITooLongError(thrown), 414], [() => new errors.UnsupportedMediaTypeError(thrown), 415],
+    [() => new errors.RangeNotSatisfiableError(thrown), 416], [() => new errors.ExpectationFailedError(thrown), 417],
+    [() => new errors.UnprocessableContentError(thrown), 422], [() => new errors.LockedError(thrown), 423],
+    [() => new errors.TooManyRequestsError(thrown), 429], [() => new errors.InternalServerError(thrown), 500],
+    [() => new errors.InvalidMiddlewareWireError(thrown), 500], [() => new errors.PikkuMissingMetaError(thrown), 500],
+    [() => new errors.MissingServiceError(thrown), 500], [() => new errors.MissingSchemaError(thrown), 500],
+    [() => new errors.WeakKeyMaterialError('JWT_SECRET', 32, 8), 500], [() => new errors.NotImplementedError(thrown), 501],
+    [() => new errors.BadGatewayError(thrown), 502], [() => new errors.ServiceUnavailableError(thrown), 503],
+    [() => new errors.AIProviderNotConfiguredError(), 503], [() => new errors.GatewayTimeoutError(thrown), 504],
+    [() => new errors.HTTPVersionNotSupportedError(thrown), 505], [() => new errors.MaxComputeTimeReachedError(thrown), 524],
+  ]
+  assert.equal(cases.length, 44)
+  let current: Error = new Error('unset')
+  const route = '/probe-error-status'
+  await withProbeRoute('probeErrorStatus', route, { func: async () => { throw current } }, {}, async () => {
+    for (const nodeEnv of ['production', 'test']) {
+      await withEnv({ NODE_ENV: nodeEnv }, async () => {
+        for (const [make, status, payload] of cases) {
+          current = make()
+          const label = `${current.name} (${nodeEnv})`
+          // node:http, not fetch: a fetch client never shows a 407 (see below).
+          const response = await new Promise<{ status?: number; text: string }>((resolve, reject) => {
+            getRaw(`${app.url}${route}`, { headers: { 'x-request-id': 'req-status' } }, (res) => {
+              let text = ''
+              res.setEncoding('utf8')
+              res.on('data', (chunk) => (text += chunk))
+              res.on('end', () => resolve({ status: res.statusCode, text }))
+            }).on('error', reject)
+          })
+          const body = JSON.parse(response.text)
+          assert.equal(response.status, status, label)
+          assert.equal(body.name, current.name, label)
+          assert.equal(body.errorId, 'req-status', label)
+          const shown = status < 500 || nodeEnv !== 'production'
+          assert.equal(body.message, shown ? current.message : registry.get(current.constructor)?.message, label)
+          assert.deepEqual(body.payload, shown ? payload : undefined, label)
+        }
+      })
+    }
+    // The Fetch standard makes a 407 a network error, so Node's fetch (undici), like a browser's, rejects instead of
+    // handing over the status and the body.
+    current = new errors.ProxyAuthenticationRequiredError(thrown)
+    await assert.rejects(fetch(`${app.url}${route}`), { name: 'TypeError', message: 'fetch failed' })
+  })
+})
 
 test('no-content-type-express-422: on Express a POST body without Content-Type is not parsed, so createTodo finds no title: 422; behind express.json() alone a form body fares the same', async () => {
   const response = await fetch(`${app.url}/todos`, {
