@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -813,4 +813,100 @@ test('tanstack-start-outside-vite: run by Node without Vite, makeApi() throws a 
   assert.notEqual(called.code, 0)
   assert.match(called.stderr, /TypeError: Cannot read properties of undefined \(reading 'VITE_API_URL'\)/)
   assert.doesNotMatch(called.stderr, /VITE_API_URL is not set/)
+})
+
+// The severity each code of docs/pikku-cli/errors/index.mdx is reported with. Part one runs the real inspector on a
+// small fixture (inside .behaviour/, git-ignored, removed in `finally`) and records what it reports; part two reads the
+// installed builds of @pikku/inspector and @pikku/cli, call site by call site, since most codes need a project of their
+// own to raise; part three runs the CLI's own lint mapping (processDiagnostics in services.ts).
+test('pku-severities: the severity the inspector and the CLI give each PKU code the index lists', { timeout: 600_000 }, async () => {
+  const { inspect, ErrorCode } = await import('@pikku/inspector')
+  const fixture = join(APP, '.behaviour', `pku-severities-${process.pid}`)
+  mkdirSync(fixture, { recursive: true })
+  try {
+    const file = join(fixture, 'probe.ts')
+    writeFileSync(file, [
+      "import { pikkuSessionlessFunc, wireQueueWorker, wireHTTP } from '@pikku/core'",
+      "export const work = pikkuSessionlessFunc<void, void>({ func: async ({ logger }) => { logger.info('x') } })",
+      'wireQueueWorker({ func: work })',
+      "wireHTTP({ method: 'get', route: '/tagged', func: work, tags: 'todos' as any })",
+      "export const open = pikkuSessionlessFunc<void, void>({ expose: true, func: async ({ logger }) => { logger.info('x') } })",
+      "export const reads = pikkuSessionlessFunc<void, void>({ func: async ({ secrets }) => { await secrets.getSecret('NOT_DECLARED') } })",
+    ].join('\n'))
+    const reported: string[] = []
+    const record = (severity: string, code: string) => reported.push(`${code} ${severity}`)
+    await inspect({
+      info() {}, debug() {}, warn() {}, error() {},
+      diagnostic: ({ severity, code }) => record(severity, code),
+      critical: (code) => record('critical', code),
+      hasCriticalErrors: () => false,
+    }, [file], { rootDir: fixture })
+    assert.deepEqual(reported.sort(), ['PKU247 critical', 'PKU384 critical', 'PKU574 warn', 'PKU951 warn'])
+  } finally {
+    rmSync(fixture, { recursive: true, force: true })
+  }
+
+  const critical = [
+    111, 118, 123, 124, 145, 146, 152, 153, 154, 155, 220, 236, 247, 338, 339, 340, 370, 384, 400, 489, 490, 559, 571,
+    572, 573, 576, 581, 582, 600, 641, 642, 643, 672, 673, 675, 677, 678, 679, 680, 850, 851, 920, 921, 940, 950,
+  ]
+  const expected: Record<string, string> = Object.fromEntries(critical.map((n) => [`PKU${n}`, 'critical']))
+  Object.assign(expected, {
+    PKU480: 'warn', PKU481: 'warn', PKU482: 'warn', PKU483: 'warn', PKU484: 'warn', PKU485: 'warn',
+    PKU574: 'warn', PKU575: 'warn', PKU951: 'warn', PKU952: 'warn',
+    PKU463: 'error', PKU910: 'error', PKU953: 'error',
+    // Reported by `pikku all` (versions-update.ts) as an error; also a manifest error that `pikku versions check` prints.
+    PKU861: 'error manifest other',
+    // Manifest errors only: `pikku versions check` prints them as guidance, `pikku all` does not report them.
+    PKU862: 'manifest other', PKU863: 'manifest other', PKU864: 'manifest other', PKU865: 'manifest other',
+    // Lint-mapped: collected as plain diagnostics, given a severity by processDiagnostics (part three).
+    PKU410: 'lint other', PKU411: 'lint other', PKU498: 'lint other',
+    // Printed outside the mechanism: a plain error or warning line with the code in the text, or a thrown Error.
+    PKU456: 'error-line', PKU719: 'warn-line', PKU717: 'message', PKU718: 'message', PKU724: 'thrown', PKU860: 'thrown',
+    // Passed to claimSingleDeclaration, which reports it with logger.critical (checked below).
+    PKU585: 'other',
+  })
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [])
+  const builds = [join(APP, 'node_modules/@pikku/inspector/dist'), join(APP, 'node_modules/@pikku/cli/dist')]
+  const kindOf = (before: string, after: string) => {
+    if (/\.critical\(\s*$/.test(before)) return 'critical'
+    const open = before.lastIndexOf('diagnostic({')
+    if (open >= 0 && !before.slice(open).includes('})'))
+      return /severity: '(\w+)'/.exec(before.slice(open) + after.slice(0, 80))?.[1] ?? 'unknown'
+    const inline = /severity: '(\w+)',\s*code: $/.exec(before)
+    if (inline) return inline[1]
+    if (/logger\.error\(\s*`\[\$\{$/.test(before)) return 'error-line'
+    if (/logger\.warn\(\s*`\[\$\{$/.test(before)) return 'warn-line'
+    if (/throw new Error\(\s*`\[\$\{$/.test(before)) return 'thrown'
+    if (/`\[\$\{$/.test(before)) return 'message'
+    if (/diagnostics\.push\(\{\s*code: $/.test(before)) return 'lint'
+    if (/errors\.push\(\{\s*code: $/.test(before)) return 'manifest'
+    return 'other'
+  }
+  const found = new Map<string, Set<string>>()
+  for (const path of builds.flatMap(walk)) {
+    if (path.endsWith('error-codes.js')) continue
+    const text = readFileSync(path, 'utf8')
+    for (const m of text.matchAll(/ErrorCode\.([A-Z_0-9]+)/g)) {
+      const code = (ErrorCode as Record<string, string>)[m[1]]
+      if (!found.has(code)) found.set(code, new Set())
+      found.get(code)!.add(kindOf(text.slice(Math.max(0, m.index - 300), m.index), text.slice(m.index, m.index + 200)))
+    }
+  }
+  const actual = Object.fromEntries([...found].map(([code, kinds]) => [code, [...kinds].sort().join(' ')]))
+  assert.deepEqual(actual, expected)
+  assert.deepEqual(Object.values(ErrorCode).sort(), Object.keys(expected).sort())
+  const single = readFileSync(join(APP, 'node_modules/@pikku/inspector/dist/utils/single-declaration.js'), 'utf8')
+  assert.match(single, /logger\.critical\(code,/)
+
+  const { processDiagnostics } = await import('../../node_modules/@pikku/cli/dist/src/services.js')
+  const lines: string[] = []
+  const log = { warn: (text: string) => lines.push(`warn ${text}`), critical: (code: string) => lines.push(`critical ${code}`) }
+  const diagnostics = ['PKU410', 'PKU411', 'PKU498'].map((code) => ({ code, message: 'm' }))
+  processDiagnostics(diagnostics, undefined, log)
+  assert.deepEqual(lines.splice(0), ['critical PKU410', 'critical PKU411', 'warn [PKU498] m'])
+  processDiagnostics(diagnostics, { servicesNotDestructured: 'warn', wiresNotDestructured: 'off', functionDynamicImport: 'error' }, log)
+  assert.deepEqual(lines, ['warn [PKU410] m', 'critical PKU498'])
 })
