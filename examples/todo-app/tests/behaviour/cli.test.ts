@@ -903,8 +903,11 @@ test('pku-severities: the severity the inspector and the CLI give each PKU code 
 
   const { processDiagnostics } = await import('../../node_modules/@pikku/cli/dist/src/services.js')
   const lines: string[] = []
-  const log = { warn: (text: string) => lines.push(`warn ${text}`), critical: (code: string) => lines.push(`critical ${code}`) }
-  const diagnostics = ['PKU410', 'PKU411', 'PKU498'].map((code) => ({ code, message: 'm' }))
+  const log = {
+    warn: (text: string) => void lines.push(`warn ${text}`),
+    critical: (code: string) => void lines.push(`critical ${code}`),
+  } as Parameters<typeof processDiagnostics>[2]
+  const diagnostics = ['PKU410', 'PKU411', 'PKU498'].map((code) => ({ code, message: 'm' })) as Parameters<typeof processDiagnostics>[0]
   processDiagnostics(diagnostics, undefined, log)
   assert.deepEqual(lines.splice(0), ['critical PKU410', 'critical PKU411', 'warn [PKU498] m'])
   processDiagnostics(diagnostics, { servicesNotDestructured: 'warn', wiresNotDestructured: 'off', functionDynamicImport: 'error' }, log)
