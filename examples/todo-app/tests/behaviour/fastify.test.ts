@@ -8,8 +8,8 @@ import { PikkuFastifyServer } from '@pikku/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import { startFastifyApp } from './harness/fastify.js'
-import { assertStopWaitsForStream, collectLogs, type RunningApp } from './harness/app.js'
-import { recordingLogger, withProbeRoute } from './harness/core-probes.js'
+import { assertLoggerStartupOnly, assertStopWaitsForStream, type RunningApp } from './harness/app.js'
+import { withProbeRoute, withRawBytesRoute } from './harness/core-probes.js'
 import { freePort } from './harness/services.js'
 import { bearer, createTestJWT } from './harness/http.js'
 
@@ -302,30 +302,11 @@ test('respond-404-false-empty-200: registered with respondWith404 false, the plu
 })
 
 test('logger-startup-only: the plugin\'s logger option gets the route list and the schema report at registration, but a failing request is logged on the singleton logger, not on it', async () => {
-  const own = recordingLogger()
-  const singleton = collectLogs(app.services, 'error')
-  const route = '/probe-logger-option'
-  const func = {
-    auth: false,
-    func: async () => {
-      throw new Error('probe failure for the logger option')
-    },
-  }
-  try {
-    await withProbeRoute('probeLoggerOption', route, func, {}, async () => {
-      await withPlugin({ pikku: { logger: own.logger, logRoutes: true, loadSchemas: true } }, async (second) => {
-        assert.ok(own.lines.some((line) => line.level === 'info' && line.text.startsWith('Routes loaded:')))
-        assert.ok(own.lines.some((line) => line.level === 'info' && line.text === 'All schemas loaded'))
-        const before = own.lines.length
-        const response = await second.inject({ method: 'GET', url: route })
-        assert.equal(response.statusCode, 500)
-        assert.ok(singleton.lines.some((line) => line.includes('probe failure for the logger option')))
-        assert.equal(own.lines.length, before)
-      })
-    })
-  } finally {
-    singleton.restore()
-  }
+  await assertLoggerStartupOnly(app.services, (logger, run) =>
+    withPlugin({ pikku: { logger, logRoutes: true, loadSchemas: true } }, (second) =>
+      run(async (route) => (await second.inject({ method: 'GET', url: route })).statusCode),
+    ),
+  )
 })
 
 test('repeated-header-last-wins: a header the function sets twice, or as a list, keeps only its last value on Fastify; Set-Cookie keeps every value, and a Content-Type the function set is replaced by the runner\'s', async () => {
@@ -354,15 +335,11 @@ test('repeated-header-last-wins: a header the function sets twice, or as a list,
 })
 
 test('returns-json-false-arraybuffer-fastify: on a returnsJSON: false route, Fastify refuses an ArrayBuffer result with a 500 (FST_ERR_REP_INVALID_PAYLOAD_TYPE) and sends a Uint8Array as its bytes', async () => {
-  const route = '/probe-bytes'
-  const bytes = new TextEncoder().encode('raw bytes')
-  let result: ArrayBuffer | Uint8Array = bytes.buffer
-  const func = { auth: false, func: async () => result }
-  await withProbeRoute('probeBytes', route, func, { returnsJSON: false }, async () => {
+  await withRawBytesRoute(async (route, asUint8Array) => {
     const arrayBuffer = await fetch(`${app.url}${route}`)
     assert.equal(arrayBuffer.status, 500)
     assert.equal((await arrayBuffer.json()).code, 'FST_ERR_REP_INVALID_PAYLOAD_TYPE')
-    result = bytes
+    asUint8Array()
     assert.equal(await (await fetch(`${app.url}${route}`)).text(), 'raw bytes')
   })
 })

@@ -7,7 +7,7 @@ import { CorePikkuFetch, PikkuFetchError } from '@pikku/fetch'
 import * as errors from '@pikku/core/errors'
 import { getAllPackageStates, pikkuState } from '@pikku/core/state'
 import { TodoLimitReachedError } from '../../src/errors.js'
-import { assertStopWaitsForStream, collectLogs, startExpressApp, waitFor, type RunningApp } from './harness/app.js'
+import { assertLoggerStartupOnly, assertStopWaitsForStream, startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import express from 'express'
@@ -18,7 +18,7 @@ import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
 import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
-import { recordingLogger, registerProbe, withProbeRoute } from './harness/core-probes.js'
+import { recordingLogger, registerProbe, withProbeRoute, withRawBytesRoute } from './harness/core-probes.js'
 import { withEnv } from './harness/env.js'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -283,16 +283,12 @@ test('content-type-twice-express-500: a function that sets Content-Type and retu
 })
 
 test('returns-json-false-arraybuffer-express: on a returnsJSON: false route, Express sends an ArrayBuffer result as {} and a Uint8Array as its bytes; core\'s fetch sends both', async () => {
-  const route = '/probe-bytes'
-  const bytes = new TextEncoder().encode('raw bytes')
-  let result: ArrayBuffer | Uint8Array = bytes.buffer
-  const func = { auth: false, func: async () => result }
-  await withProbeRoute('probeBytes', route, func, { returnsJSON: false }, async () => {
+  await withRawBytesRoute(async (route, asUint8Array) => {
     const arrayBuffer = await fetch(`${app.url}${route}`)
     assert.equal(arrayBuffer.status, 200)
     assert.equal(await arrayBuffer.text(), '{}')
     assert.equal(await (await coreFetch(new Request(`http://localhost${route}`))).text(), 'raw bytes')
-    result = bytes
+    asUint8Array()
     const view = await fetch(`${app.url}${route}`)
     assert.equal(await view.text(), 'raw bytes')
     assert.equal(await (await coreFetch(new Request(`http://localhost${route}`))).text(), 'raw bytes')
@@ -1147,33 +1143,14 @@ test('middleware-bubble-errors: with bubbleErrors the error reaches Express\'s e
 })
 
 test('middleware-logger-startup-only: the middleware\'s logger option gets the route list and the schema report at creation, but a failing request is logged on the singleton logger, not on it', async () => {
-  const own = recordingLogger()
-  const singleton = collectLogs(app.services, 'error')
-  const route = '/probe-logger-option'
-  const func = {
-    auth: false,
-    func: async () => {
-      throw new Error('probe failure for the logger option')
-    },
-  }
-  try {
-    await withProbeRoute('probeLoggerOption', route, func, {}, async () => {
-      const mounted = await mount((server) => usePikku(server, { logger: own.logger as never, logRoutes: true, loadSchemas: true }))
-      try {
-        assert.ok(own.lines.some((line) => line.level === 'info' && line.text.startsWith('Routes loaded:')))
-        assert.ok(own.lines.some((line) => line.level === 'info' && line.text === 'All schemas loaded'))
-        const before = own.lines.length
-        const response = await fetch(`${mounted.url}${route}`)
-        assert.equal(response.status, 500)
-        assert.ok(singleton.lines.some((line) => line.includes('probe failure for the logger option')))
-        assert.equal(own.lines.length, before)
-      } finally {
-        await mounted.close()
-      }
-    })
-  } finally {
-    singleton.restore()
-  }
+  await assertLoggerStartupOnly(app.services, async (logger, run) => {
+    const mounted = await mount((server) => usePikku(server, { logger, logRoutes: true, loadSchemas: true }))
+    try {
+      await run(async (route) => (await fetch(`${mounted.url}${route}`)).status)
+    } finally {
+      await mounted.close()
+    }
+  })
 })
 
 test('middleware-mount-path-stripped: mounted with app.use(\'/api\', ...), the middleware matches the path below the mount point, so /api/health is GET /health, and /health never reaches it', async () => {

@@ -10,6 +10,7 @@ import { pikkuState } from '@pikku/core/state'
 import { createConfig } from '../../../src/config.js'
 import { createSingletonServices } from '../../../src/services.js'
 import { freePort } from './services.js'
+import { recordingLogger, withProbeRoute } from './core-probes.js'
 
 export type Singletons = Awaited<ReturnType<typeof createSingletonServices>>
 export type Extra = Parameters<typeof createSingletonServices>[1]
@@ -145,6 +146,40 @@ export const holdHealthStream = async () => {
     },
   } as never)
   return held
+}
+
+/**
+ * For an adapter's `logger` option: `mounted` mounts the app with the given logger (route list and schema report on)
+ * and calls `run` with a way to GET a route and read its status. The option's logger must get the start-up lines,
+ * while a request that fails is logged on the singleton services' logger and adds nothing to it.
+ */
+export const assertLoggerStartupOnly = async (
+  services: Singletons,
+  mounted: (logger: never, run: (get: (route: string) => Promise<number>) => Promise<void>) => Promise<void>,
+) => {
+  const own = recordingLogger()
+  const singleton = collectLogs(services, 'error')
+  const route = '/probe-logger-option'
+  const func = {
+    auth: false,
+    func: async () => {
+      throw new Error('probe failure for the logger option')
+    },
+  }
+  try {
+    await withProbeRoute('probeLoggerOption', route, func, {}, () =>
+      mounted(own.logger as never, async (get) => {
+        assert.ok(own.lines.some((line) => line.level === 'info' && line.text.startsWith('Routes loaded:')))
+        assert.ok(own.lines.some((line) => line.level === 'info' && line.text === 'All schemas loaded'))
+        const before = own.lines.length
+        assert.equal(await get(route), 500)
+        assert.ok(singleton.lines.some((line) => line.includes('probe failure for the logger option')))
+        assert.equal(own.lines.length, before)
+      }),
+    )
+  } finally {
+    singleton.restore()
+  }
 }
 
 /**

@@ -103,3 +103,15 @@ export const withProbeRoute = async (
     httpRouter.reset()
   }
 }
+
+/**
+ * GET /probe-bytes, wired with `returnsJSON: false`, returns the bytes of "raw bytes" as an ArrayBuffer until
+ * `asUint8Array()` switches it to a Uint8Array of the same bytes; the route is removed after `body`.
+ */
+export const withRawBytesRoute = async (body: (route: string, asUint8Array: () => void) => Promise<void>) => {
+  const route = '/probe-bytes'
+  const bytes = new TextEncoder().encode('raw bytes')
+  let result: ArrayBuffer | Uint8Array = bytes.buffer
+  const func = { auth: false, func: async () => result }
+  await withProbeRoute('probeBytes', route, func, { returnsJSON: false }, () => body(route, () => (result = bytes)))
+}
