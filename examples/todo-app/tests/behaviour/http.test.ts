@@ -618,6 +618,29 @@ test('error-status-bodies: each built-in class thrown from a function answers it
         }
       })
     }
+    // A 5xx error that carries a payload: the payload reaches the client only where the thrown message does.
+    const withPayload = () => Object.assign(new errors.ServiceUnavailableError(thrown), { payload: { retryAfter: 5 } })
+    for (const nodeEnv of ['production', 'test']) {
+      await withEnv({ NODE_ENV: nodeEnv }, async () => {
+        current = withPayload()
+        const body = await (await fetch(`${app.url}${route}`)).json()
+        assert.equal(body.message, nodeEnv === 'test' ? thrown : registry.get(errors.ServiceUnavailableError)?.message, nodeEnv)
+        assert.deepEqual(body.payload, nodeEnv === 'test' ? { retryAfter: 5 } : undefined, nodeEnv)
+      })
+    }
+    // Outside production with exposeErrors turned off (core's fetch runner, same error handling): the registered
+    // message and no payload, while below 500 the thrown message and payload still come through.
+    await withEnv({ NODE_ENV: 'test' }, async () => {
+      current = withPayload()
+      const hidden = await coreFetch(new Request(`http://localhost${route}`), { exposeErrors: false })
+      assert.equal(hidden.status, 503)
+      const hiddenBody = await hidden.json()
+      assert.equal(hiddenBody.message, registry.get(errors.ServiceUnavailableError)?.message)
+      assert.equal(hiddenBody.payload, undefined)
+      current = new errors.MissingScopeError('todos:write')
+      const below = await (await coreFetch(new Request(`http://localhost${route}`), { exposeErrors: false })).json()
+      assert.deepEqual(below.payload, { error: 'missing_scope', scope: 'todos:write' })
+    })
     // The Fetch standard makes a 407 a network error, so Node's fetch (undici), like a browser's, rejects instead of
     // handing over the status and the body.
     current = new errors.ProxyAuthenticationRequiredError(thrown)
