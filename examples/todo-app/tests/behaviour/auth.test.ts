@@ -504,10 +504,12 @@ test('stateless-reads-default-cookie-only: betterAuthStatelessSession finds the 
   assert.deepEqual(await prefixed.stateless(), { sessions: [] })
 })
 
-test('stateless-session-ends-with-cache: betterAuthStatelessSession stops finding a live session once the cookie cache has aged out, until a request to get-session writes a new one', async () => {
+test('stateless-session-ends-with-cache: betterAuthStatelessSession stops finding a live session once the cookie cache has aged out, until a request to get-session writes a new one', async (t) => {
+  // better-auth reads the clock with Date: the test moves a mocked Date on rather than waiting (t.mock is undone at the end).
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() })
   const { auth, jar, stateless } = await signedUpBetterAuth({ session: { cookieCache: { enabled: true, maxAge: 1 } } })
   assert.equal((await stateless()).sessions.length, 1)
-  await new Promise((resolve) => setTimeout(resolve, 1500))
+  t.mock.timers.tick(1500)
   assert.deepEqual(await stateless(), { sessions: [] })
   const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
   const refreshed = await auth.handler(new Request('http://localhost:3000/api/auth/get-session', { headers: { cookie } }))
@@ -521,11 +523,13 @@ test('stateless-session-ends-with-cache: betterAuthStatelessSession stops findin
   assert.equal((await stateless()).sessions.length, 1)
 })
 
-test('better-auth-session-refresh-kept-back: betterAuthSession lets better-auth extend the session in its store, but the cookie the browser holds keeps the lifetime sign-in gave it', async () => {
+test('better-auth-session-refresh-kept-back: betterAuthSession lets better-auth extend the session in its store, but the cookie the browser holds keeps the lifetime sign-in gave it', async (t) => {
+  // better-auth reads the clock with Date: the test moves a mocked Date on rather than waiting (t.mock is undone at the end).
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() })
   const { db, setCookies, live } = await signedUpBetterAuth({ session: { expiresIn: 3, updateAge: 1 } })
   assert.match(setCookies.find((c) => c.startsWith('better-auth.session_token='))!, /Max-Age=3;/)
   const signedInUntil = new Date(db.session![0]!.expiresAt as Date).getTime()
-  await new Promise((resolve) => setTimeout(resolve, 2200))
+  t.mock.timers.tick(2200)
   const { sessions, nextCalled } = await live()
   assert.equal(sessions.length, 1)
   assert.equal(nextCalled, true)
@@ -533,9 +537,11 @@ test('better-auth-session-refresh-kept-back: betterAuthSession lets better-auth 
   assert.ok(new Date(db.session![0]!.expiresAt as Date).getTime() > signedInUntil)
 })
 
-test('better-auth-get-session-after-middleware-refresh: once betterAuthSession has extended the session, a get-session request writes no session cookie until updateAge has passed again', async () => {
+test('better-auth-get-session-after-middleware-refresh: once betterAuthSession has extended the session, a get-session request writes no session cookie until updateAge has passed again', async (t) => {
+  // better-auth reads the clock with Date: the test moves a mocked Date on rather than waiting (t.mock is undone at the end).
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() })
   const { auth, jar, live } = await signedUpBetterAuth({ session: { expiresIn: 3, updateAge: 1 } })
-  await new Promise((resolve) => setTimeout(resolve, 2200))
+  t.mock.timers.tick(2200)
   const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
   assert.equal((await live()).sessions.length, 1)
   const getSession = () => auth.handler(new Request('http://localhost:3000/api/auth/get-session', { headers: { cookie } }))
@@ -544,7 +550,7 @@ test('better-auth-get-session-after-middleware-refresh: once betterAuthSession h
   assert.equal(right.status, 200)
   assert.deepEqual(right.headers.getSetCookie(), [])
   // Once updateAge has passed since that extension, get-session is the read that extends it, and it writes the cookie.
-  await new Promise((resolve) => setTimeout(resolve, 1200))
+  t.mock.timers.tick(1200)
   const later = await getSession()
   assert.ok(later.headers.getSetCookie().some((c) => c.startsWith('better-auth.session_token=')))
 })
