@@ -470,3 +470,53 @@ test('webhook-route-constant-500: a webhook gateway whose route pikku recorded u
     await removeWebhookGateway(name, route, funcIds)
   }
 })
+
+test('adapter-factory-cached: a webhook gateway keeps the first promise its adapter factory gives, a rejected one too, so later messages fail without a second call; a factory that throws before it returns a promise is called again', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { pikkuState } = await import('@pikku/core/state')
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  const calls = { rejecting: 0, throwing: 0 }
+  const factories = {
+    // An async factory: its failure is a rejected promise, which the gateway keeps.
+    rejecting: async () => {
+      calls.rejecting++
+      if (calls.rejecting === 1) throw new Error('first build fails')
+      return recordingAdapter([])
+    },
+    // A plain function that throws: no promise is made, so nothing is kept.
+    throwing: () => {
+      calls.throwing++
+      if (calls.throwing === 1) throw new Error('first build fails')
+      return recordingAdapter([])
+    },
+  }
+  const wired: Array<[string, string, string[]]> = []
+  try {
+    for (const kind of ['rejecting', 'throwing'] as const) {
+      const name = `factory-${kind}-probe`
+      const route = `/webhooks/factory-${kind}-probe`
+      // A factory adapter also gets a GET route and its verify function: all are removed below.
+      const funcIds = [`gateway__${name}__post`, `gateway__${name}__verify`, `gateway__${name}__handler`]
+      wired.push([name, route, funcIds])
+      wireGateway({ name, type: 'webhook', route, adapter: factories[kind], func: { func: async () => {} } } as any)
+      // The metadata `pikku` would have generated for the route and its function.
+      httpMeta.post[route] = { pikkuFuncId: funcIds[0], route, method: 'post', requiresSession: false }
+      funcMeta[funcIds[0]] = { pikkuFuncId: funcIds[0], inputSchemaName: null, outputSchemaName: null, sessionless: true }
+    }
+    const post = (kind: string) =>
+      fetch(`${nodeUrl}/webhooks/factory-${kind}-probe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+
+    assert.equal((await post('rejecting')).status, 500)
+    assert.equal((await post('rejecting')).status, 500)
+    assert.equal(calls.rejecting, 1)
+
+    assert.equal((await post('throwing')).status, 500)
+    const second = await post('throwing')
+    assert.equal(second.status, 200)
+    assert.deepEqual(await second.json(), { ok: true })
+    assert.equal(calls.throwing, 2)
+  } finally {
+    for (const [name, route, funcIds] of wired) await removeWebhookGateway(name, route, funcIds)
+  }
+})
