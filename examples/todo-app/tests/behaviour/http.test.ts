@@ -907,6 +907,23 @@ test('express-enable-cors-order: PikkuExpressServer.enableCors() adds its header
   }
 })
 
+test('express-enable-cors-with-middleware-twice: with PikkuExpressServer.enableCors() and the app\'s cors() both allowing an origin, the response carries Access-Control-Allow-Origin twice', async () => {
+  const origin = 'http://localhost:5173'
+  const port = await freePort()
+  const server = new PikkuExpressServer({ port, hostname: '127.0.0.1' }, app.services.logger)
+  server.enableCors({ origin, credentials: true })
+  await server.init()
+  await server.start()
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/health`, { headers: { origin } })
+    assert.equal(response.status, 200)
+    // The package sets the header, then Pikku's Express response appends its own copy.
+    assert.equal(response.headers.get('access-control-allow-origin'), `${origin}, ${origin}`)
+  } finally {
+    await server.stop()
+  }
+})
+
 test('express-static-assets-order: PikkuExpressServer.enableStaticAssets() serves its route when called before init(), and Pikku answers 404 when it is called after', async () => {
   const content = { localFileUploadPath: '/tmp/pikku-express-assets-order', uploadUrlPrefix: '/reaper', assetUrlPrefix: '/assets' }
   for (const before of [true, false]) {
