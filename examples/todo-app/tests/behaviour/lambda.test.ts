@@ -365,6 +365,7 @@ test('s3-errors-return-false: S3Content logs a failed write, copy or delete and 
     assert.equal(errors.length, 3)
     assert.match(errors[2]!, /^Error deleting file, key: attachments\/t1\/f .*ECONNREFUSED/)
     await assert.rejects(s3.readFile(args), /ECONNREFUSED/)
+    await assert.rejects(s3.readFileAsBuffer(args), /ECONNREFUSED/)
   } finally {
     if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID
     else process.env.AWS_ACCESS_KEY_ID = saved.id

@@ -10,6 +10,8 @@ import { executeCLI } from '@pikku/core/cli'
 import { LogLevel, SecretAccessDeniedError } from '@pikku/core/services'
 import { LocalContent } from '@pikku/core/services/local-content'
 import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
+import { fetch as coreFetch } from '@pikku/core/http'
+import { fileURLToPath } from 'node:url'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,7 +19,7 @@ import { Readable } from 'node:stream'
 import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
-import { registerProbe } from './harness/core-probes.js'
+import { captureConsole, registerProbe } from './harness/core-probes.js'
 
 let app: SignedInApp
 let alice: Record<string, string>
@@ -288,6 +290,45 @@ test('content-invalid-key: a key that would leave the upload folder is refused w
   const { content, cleanup } = await contentSetup()
   try {
     await assert.rejects(content.readFileAsBuffer({ bucket: 'attachments', key: '../../secrets.txt' }), { message: 'Invalid asset key' })
+  } finally {
+    await cleanup()
+  }
+})
+
+test('content-key-check-by-method: readFile, readFileAsBuffer and writeFile reject a key that leaves the upload folder, copyFile and deleteFile return false, getUploadURL and signContentKey accept it, and ../<bucket>/ reaches another bucket', async () => {
+  const { content, cleanup } = await contentSetup()
+  try {
+    const key = '../../secrets.txt'
+    const args = { bucket: 'attachments', key }
+    await assert.rejects(content.readFile(args), { message: 'Invalid asset key' })
+    await assert.rejects(content.readFileAsBuffer(args), { message: 'Invalid asset key' })
+    await assert.rejects(content.writeFile({ ...args, stream: Readable.from(['x']) }), { message: 'Invalid asset key' })
+    // copyFile also prints the error with console.error; kept out of the suite's output.
+    const printed = await captureConsole(async () => {
+      assert.equal(await content.copyFile({ ...args, fromAbsolutePath: fileURLToPath(import.meta.url) }), false)
+    })
+    assert.ok(printed.some((line) => line.includes('Invalid asset key')), printed.join('\n'))
+    assert.equal(await content.deleteFile(args), false)
+    const upload = await content.getUploadURL({ bucket: 'attachments', fileKey: key, contentType: 'text/plain' })
+    assert.equal(upload.assetKey, 'attachments/../../secrets.txt')
+    const link = await content.signContentKey({ bucket: 'attachments', contentKey: key, dateLessThan: new Date(Date.now() + 60 * 1000) })
+    assert.match(link, /^\/assets\/attachments\/\.\.\/\.\.\/secrets\.txt\?/)
+    // The check is against the upload folder, not the bucket.
+    assert.equal(await content.writeFile({ bucket: 'attachments', key: '../avatars/a.png', stream: Readable.from(['png']) }), true)
+    assert.equal((await content.readFileAsBuffer({ bucket: 'avatars', key: 'a.png' })).toString(), 'png')
+  } finally {
+    await cleanup()
+  }
+})
+
+test('content-upload-unserved-404: with nothing in front of the core fetch runner, a signed upload URL answers 404; with createLocalContentRequestHandler in front it is stored', async () => {
+  const { content, handle, cleanup } = await contentSetup()
+  try {
+    const { uploadUrl } = await content.getUploadURL({ bucket: 'attachments', fileKey: 't1/u1', contentType: 'text/plain' })
+    const request = () => new Request(new URL(uploadUrl, 'http://localhost'), { method: 'PUT', body: 'hello', headers: { 'content-type': 'text/plain' } })
+    assert.equal((await coreFetch(request())).status, 404)
+    const served = (await handle(request())) ?? (await coreFetch(request()))
+    assert.equal(served.status, 200)
   } finally {
     await cleanup()
   }
