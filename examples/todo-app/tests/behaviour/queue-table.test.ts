@@ -4,7 +4,7 @@
 // reached by moving the clock, and no real timer is left running at the end.
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { registerQueueWorkers, runQueueJob, SignedQueueService } from '@pikku/core/queue'
+import { QueueJobDiscardedError, QueueJobFailedError, registerQueueWorkers, runQueueJob, SignedQueueService } from '@pikku/core/queue'
 import { wireQueueWorker } from '#pikku/queue'
 import { sendReminder } from '../../src/functions/reminders.functions.js'
 import { PikkuMissingMetaError } from '@pikku/core/errors'
@@ -19,6 +19,7 @@ import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
 import type { UserSession } from '../../src/application-types.js'
 import { bootServices, nextInfoLog, storeDownFor, recordTraceIds, collectLogs, type Singletons } from './harness/queues.js'
 import { captureConsole } from './harness/core-probes.js'
+import { withWrappedFunction } from './harness/app.js'
 
 let services: Singletons
 // 32 random bytes in base64, as `openssl rand -base64 32` prints them.
@@ -496,5 +497,28 @@ test('second-wiring-replaces: a second wireQueueWorker for a queue name replaces
   } finally {
     registrations.set('todo-reminders', wired)
     functions.set(pikkuFuncId, wiredFunc)
+  }
+})
+
+test('fail-discard-reject: an awaited queue.fail() or queue.discard() rejects with QueueJobFailedError or QueueJobDiscardedError, and the line after it never runs', async () => {
+  const { pikkuFuncId } = (pikkuState(null, 'queue', 'meta') as Record<string, any>)['todo-reminders']
+  for (const [end, ErrorClass] of [['fail', QueueJobFailedError], ['discard', QueueJobDiscardedError]] as const) {
+    let reachedAfter = false
+    await withWrappedFunction(
+      pikkuFuncId,
+      () => async (_services, _data, { queue }) => {
+        await queue[end]('no longer wanted')
+        reachedAfter = true
+        return { reminded: false }
+      },
+      async () => {
+        const verb = end === 'fail' ? 'failed' : 'discarded'
+        await assert.rejects(
+          runQueueJob({ job: { id: `j-${end}`, queueName: 'todo-reminders', data: { todoId: 'any' }, status: () => 'active' } }),
+          (error: Error) => error instanceof ErrorClass && error.message === `Queue job j-${end} ${verb}: no longer wanted`,
+        )
+      },
+    )
+    assert.equal(reachedAfter, false, end)
   }
 })
