@@ -1357,3 +1357,31 @@ test('middleware-options-no-cors-204: with nothing in the \'*\' middleware group
     httpGroups['*'] = saved
   }
 })
+
+test('sse-headers-schema-ordinary-error: on an sse route, a request failing the route\'s headers schema gets the ordinary JSON 422, not a stream', async () => {
+  const route = '/probe-sse-headers-schema'
+  const schemaName = 'ProbeSseHeaders'
+  const schema = { type: 'object', properties: { 'x-probe-key': { type: 'string', minLength: 8 } }, required: ['x-probe-key'] }
+  let ran = false
+  const func = { auth: false, func: async () => void (ran = true) }
+  const schemas = pikkuState(null, 'misc', 'schemas') as Map<string, unknown>
+  await withProbeRoute('probeSseHeadersSchema', route, func, { sse: true }, async () => {
+    ;(pikkuState(null, 'http', 'meta') as any).get[route].headersSchemaName = schemaName
+    schemas.set(schemaName, schema)
+    // compileAllSchemas does this at start; getSchemaKeys only knows compiled schemas.
+    await app.services.schema!.compileSchema(schemaName, schema)
+    try {
+      const refused = await coreFetch(new Request(`http://localhost${route}`, { headers: { 'x-probe-key': 'short' } }))
+      assert.equal(refused.status, 422)
+      assert.match(refused.headers.get('content-type') ?? '', /^application\/json/)
+      assert.equal((await refused.json()).name, 'UnprocessableContentError')
+      assert.equal(ran, false)
+      const accepted = await coreFetch(new Request(`http://localhost${route}`, { headers: { 'x-probe-key': 'long-enough' } }))
+      assert.equal(accepted.headers.get('content-type'), 'text/event-stream')
+      await accepted.body?.cancel()
+      assert.equal(ran, true)
+    } finally {
+      schemas.delete(schemaName)
+    }
+  })
+})

@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { get, type IncomingMessage } from 'node:http'
 import { PikkuFetchError } from '@pikku/fetch'
+import { fetch as coreFetch } from '@pikku/core/http'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import { HELD_STREAM_ANSWER, holdHealthStream, waitFor } from './harness/app.js'
 import { RawClient, startWsApp, type RunningWsApp } from './harness/channels.js'
@@ -289,6 +290,37 @@ test('sse-conflicting-keys-express-html: on Express a conflicting key on an sse 
   // throws in Express, whose own error page answers instead.
   assert.match(response.headers.get('content-type') ?? '', /^text\/html/)
   assert.doesNotMatch(await response.text(), /Conflicting values/)
+})
+
+test('sse-opening-data-error-core-fetch: with core fetch, a conflicting key on an sse route answers 422 with the error body as a data: frame, and the stream stays open', async () => {
+  // The same request as above, through core's fetch rather than Express: the error reaches PikkuFetchHTTPResponse
+  // after setMode('stream'), so json() writes it into the stream.
+  const response = await coreFetch(new Request('http://localhost/assistant/stream?message=a', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'b' }),
+  }))
+  assert.equal(response.status, 422)
+  assert.equal(response.headers.get('content-type'), 'text/event-stream')
+  const reader = response.body!.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  while (!text.includes('data: ')) {
+    const { value, done } = await reader.read()
+    assert.equal(done, false, text)
+    text += decoder.decode(value)
+  }
+  const frame = JSON.parse(text.slice(text.indexOf('data: ') + 6).trim())
+  assert.equal(frame.name, 'UnprocessableContentError')
+  assert.match(frame.message, /^Conflicting values for key "message"/)
+  assert.ok(frame.errorId)
+  // fetch has resolved, so the runner is done; the stream is still not closed once pending callbacks have run.
+  let ended = false
+  const next = reader.read().then(({ done }) => void (ended = done))
+  for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve))
+  assert.equal(ended, false)
+  await reader.cancel()
+  await next
 })
 
 /** The app's services also served by @pikku/node-http-server, the server pikku dev and pikku serve run, on a free port. */
