@@ -531,6 +531,24 @@ test('core-fetch-options-204: an OPTIONS request no route matches answers 204 af
   assert.equal(unrouted.headers.get('access-control-allow-origin'), 'http://localhost:5173')
 })
 
+test('core-fetch-respond-404-false: with respondWith404 false, fetch answers an unknown path and a NotFoundError from a function as an empty 200, and an unmatched OPTIONS still as 204', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const options = { respondWith404: false }
+  const unknown = await pikkuFetch(new Request('http://localhost/not-a-route'), options)
+  assert.equal(unknown.status, 200)
+  assert.equal(await unknown.text(), '')
+  const missing = await pikkuFetch(new Request('http://localhost/todos/no-such-todo', { headers: alice }), options)
+  assert.equal(missing.status, 200)
+  assert.equal(await missing.text(), '')
+  const preflight = await pikkuFetch(
+    new Request('http://localhost/not-a-route', { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } }),
+    options,
+  )
+  assert.equal(preflight.status, 204)
+  // Without the option, the same missing to-do answers 404.
+  assert.equal((await pikkuFetch(new Request('http://localhost/todos/no-such-todo', { headers: alice }))).status, 404)
+})
+
 test('core-fetch-reserved-keys-dropped: core\'s reader for a Web Request drops "constructor" and "prototype" from the body, so createTodo gets only its title', async () => {
   const { fetch: pikkuFetch } = await import('@pikku/core/http')
   const response = await pikkuFetch(
