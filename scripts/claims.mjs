@@ -30,9 +30,13 @@ const BEHAVIOUR =
 
 const parser = unified().use(remarkParse).use(remarkFrontmatter).use(remarkGfm).use(remarkMdx);
 
+/** Keeps a sentence whole across inline code that holds a full stop, such as a quoted error message. */
+const KEEP = '\uE000';
+
 /** Plain text of a node, with inline code kept and MDX expressions left out. */
 const textOf = (node) => {
-  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+  if (node.type === 'text') return node.value;
+  if (node.type === 'inlineCode') return node.value.replace(/([.!?])(?=\s)/g, `$1${KEEP}`);
   if (node.type === 'mdxTextExpression' || node.type === 'mdxFlowExpression' || node.type === 'code') return '';
   return (node.children ?? []).map(textOf).join('');
 };
@@ -41,7 +45,7 @@ const sentences = (text) =>
   text
     .replace(/\s+/g, ' ')
     .split(/(?<=[.!?])\s+(?=[A-Z`(])/)
-    .map((s) => s.trim())
+    .map((s) => s.replaceAll(KEEP, '').trim())
     .filter(Boolean);
 
 /**

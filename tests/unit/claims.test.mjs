@@ -42,6 +42,17 @@ test('a marker backs the last sentence before it in its paragraph or list item; 
   );
 });
 
+test('a full stop inside inline code, as in a quoted error message, does not end the sentence', () => {
+  const { claims } = readClaims(
+    'Startup fails with `Expected string. Received number` on a bad key. {/* claim: cli#bad-key */}\n',
+    'p.mdx',
+  );
+  assert.deepEqual(
+    claims.map((c) => c.statement),
+    ['Startup fails with Expected string. Received number on a bad key.'],
+  );
+});
+
 test('a malformed id, an empty marker and a marker on its own line are problems naming file and line', () => {
   const { problems } = readClaims(
     'Text. {/* claim: Not An Id */}\n\nMore. {/* claim: */}\n\n{/* claim: a#b */}\n',
