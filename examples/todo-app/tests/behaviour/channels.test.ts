@@ -204,6 +204,22 @@ test('reply-echoes-action: a routed message runs the function and its reply carr
   assert.deepEqual(fetched, { ...created, action: 'getTodo' })
 })
 
+test('reply-shapes: a routed function that returns nothing is answered with the bare key, a primitive with the key and result, an array with the bare array', async () => {
+  const c = await signedIn('rosa')
+  const returning = (value: unknown) => (): RegisteredFunc => async () => value
+  await withWrappedFunction('listTodos', returning(undefined), async () => {
+    assert.deepEqual(await c.call('listTodos'), { action: 'listTodos' })
+  })
+  await withWrappedFunction('listTodos', returning(3), async () => {
+    assert.deepEqual(await c.call('listTodos'), { action: 'listTodos', result: 3 })
+  })
+  await withWrappedFunction('listTodos', returning(['a', 'b']), async () => {
+    const from = c.frames.length
+    c.send({ action: 'listTodos' })
+    assert.deepEqual(await c.next(Array.isArray, 3000, from), ['a', 'b'])
+  })
+})
+
 test('reply-key-sticks: the routing key is merged into the object the function returned, so the app’s stored to-do keeps it', async () => {
   const c = await signedIn('kim')
   const created = await c.call('createTodo', { title: 'keyed' })
