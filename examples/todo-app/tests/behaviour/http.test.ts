@@ -162,6 +162,18 @@ test('delete-204: a function that returns nothing answers 204 with an empty body
   assert.equal(again.status, 404)
 })
 
+test('delete-body-ignored: a DELETE request is read without its body, so a body whose todoId conflicts with the path, plus an unknown key, is not refused and the to-do is deleted', async () => {
+  const todo = await createTodo(alice, 'Body ignored')
+  const response = await fetch(`${app.url}/todos/${todo.todoId}`, {
+    method: 'DELETE',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ todoId: 'another-id', unexpected: true }),
+  })
+  assert.equal(response.status, 204)
+  const gone = await fetch(`${app.url}/todos/${todo.todoId}`, { headers: alice })
+  assert.equal(gone.status, 404)
+})
+
 test('conflicting-keys-422: the same key in the path and the body with different values answers 422', async () => {
   const todo = await createTodo(alice, 'Conflict')
   const response = await fetch(`${app.url}/todos/${todo.todoId}`, {
@@ -1228,6 +1240,25 @@ test('redirect-location-checked: http.response.redirect() with a location that s
     assert.equal(refused.headers.get('location'), null)
     assert.match((await refused.json()).message, /Invalid redirect location/)
   })
+})
+
+test('exported-session-func-auth-false-warns: a route with auth: false in front of an exported pikkuFunc logs a warning and still answers 403 without a session', async () => {
+  const route = pikkuState(null, 'http', 'routes').get('get')!.get('/todos/:todoId')! as { auth?: boolean }
+  const before = route.auth
+  const warnings = collectLogs(app.services, 'warn')
+  route.auth = false
+  try {
+    const response = await fetch(`${app.url}/todos/t1`)
+    assert.equal(response.status, 403)
+    assert.equal((await response.json()).message, 'Authentication required')
+    assert.ok(
+      warnings.lines.some((line) => line.startsWith("Function 'getTodo' requires a session but auth was explicitly disabled")),
+      JSON.stringify(warnings.lines)
+    )
+  } finally {
+    route.auth = before
+    warnings.restore()
+  }
 })
 
 test('second-wiring-replaces-route: a second wireHTTP on a wired method and path replaces the first, with no error or warning', async () => {
