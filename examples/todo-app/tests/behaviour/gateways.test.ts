@@ -424,6 +424,7 @@ test('webhook-wire-services-from-route: a webhook gateway\'s function gets the w
     // auth: true and no session: the function is refused, after the route's wire services were built.
     const refused = await post()
     assert.equal(refused.status, 403)
+    assert.deepEqual(await errorOf(refused), { name: 'ForbiddenError', message: 'Authentication required' })
     assert.deepEqual(built, [{ gatewaySet: false }])
 
     config.auth = undefined
