@@ -15,10 +15,10 @@ import { ROOT } from './lib/content.mjs';
 const SUITE = join(APP, 'tests', 'behaviour');
 const RESULTS = join(APP, '.behaviour', 'results.json');
 const REPORT = join(APP, '.behaviour', 'claims-report.txt');
-// The harness names its servers' temporary folders after the run (BEHAVIOUR_RUN), so that a run checks and removes only
-// what it started itself, never the servers of another run on the same machine.
+// The harness names its temporary folders after the run (BEHAVIOUR_RUN, tests/behaviour/harness/temp.ts), its servers'
+// and its scratch projects', so that a run checks and removes only what it made itself, never another run's.
 const RUN = String(process.pid);
-const LEFTOVER = new RegExp(`^todo-(redis|postgres)-${RUN}-`);
+const LEFTOVER = new RegExp(`^todo-[a-z][a-z0-9-]*-${RUN}-`);
 
 if (!existsSync(join(APP, '.pikku', 'pikku-bootstrap.gen.ts'))) {
   console.error('behaviour: examples/todo-app/.pikku is missing; run `npm run app:generate` first');
@@ -66,7 +66,7 @@ const left = readdirSync(tmpdir()).filter((n) => LEFTOVER.test(n) && !leftoversB
 if (left.length) {
   // Reported as a failure, then removed: a file stopped at its timeout never reaches its `after`, and a failed run
   // must not leave the machine with clusters nobody stops.
-  problems.push(`services left temporary folders behind (now removed): ${left.join(', ')}`);
+  problems.push(`tests left temporary folders behind (now removed): ${left.join(', ')}`);
   for (const name of left) {
     // A server still running from that folder (redis-server --dir, postgres -D) is stopped first.
     spawnSync('pkill', ['-f', join(tmpdir(), name)]);

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http'
 import { rpcService, RPCNotFoundError } from '@pikku/core/rpc'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { freePort } from './harness/services.js'
+import { runTempDir } from './harness/temp.js'
 import { createTestJWT } from './harness/http.js'
 
 interface Hook {
@@ -403,14 +404,13 @@ test('remote-unreachable-not-wrapped: a remote addon whose host refuses the conn
 
 test('new-addon-package-json: pikku new addon Acme.com writes addon-acme, a package named @pikku/addon-acme whose prepublishOnly runs yarn and whose peers are @pikku/core at any version and zod 4', { timeout: 120_000 }, async () => {
   const { execFile } = await import('node:child_process')
-  const { mkdtemp, readFile, rm } = await import('node:fs/promises')
-  const { tmpdir } = await import('node:os')
+  const { readFile, rm } = await import('node:fs/promises')
   const { join } = await import('node:path')
   const { fileURLToPath } = await import('node:url')
   const appDir = fileURLToPath(new URL('../../', import.meta.url))
   const pikku = join(appDir, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
   // Outside any workspace, so the test harness depends on its parent with file:.. (resolveAddonDepProtocol).
-  const dir = await mkdtemp(join(tmpdir(), 'pikku-new-addon-'))
+  const dir = runTempDir('new-addon')
   try {
     await new Promise<void>((resolve, reject) =>
       execFile(process.execPath, [pikku, 'new', 'addon', 'Acme.com', '--dir', dir], { cwd: appDir }, (error) =>

@@ -5,22 +5,22 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { recordingLogger } from './harness/core-probes.js'
+import { runTempDir } from './harness/temp.js'
 
 const APP = fileURLToPath(new URL('../../', import.meta.url))
 // Inside the app (so its node_modules resolve) and inside .behaviour/ (git-ignored); removed in `after`.
 const COPY = join(APP, '.behaviour', `cli-scratch-${process.pid}`)
 // An empty folder outside any project, for a run that names its config with --config; removed in `after`.
-const ELSEWHERE = mkdtempSync(join(tmpdir(), 'pikku-cli-elsewhere-'))
+const ELSEWHERE = runTempDir('cli-elsewhere')
 // A folder outside any project holding a pikku.config.json without `tsconfig`; removed in `after`.
-const NO_TSCONFIG = mkdtempSync(join(tmpdir(), 'pikku-cli-no-tsconfig-'))
+const NO_TSCONFIG = runTempDir('cli-no-tsconfig')
 // Two more such folders: one whose pikku.config.json has no `outDir`, one with no `srcDirectories`; removed in `after`.
-const NO_OUTDIR = mkdtempSync(join(tmpdir(), 'pikku-cli-no-outdir-'))
-const NO_SRC = mkdtempSync(join(tmpdir(), 'pikku-cli-no-src-'))
+const NO_OUTDIR = runTempDir('cli-no-outdir')
+const NO_SRC = runTempDir('cli-no-src')
 const PIKKU = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'bin', 'pikku.js')
 // Two small projects for `pikku db`, inside .behaviour/ (git-ignored); removed in `after`. DB_PROJECT has a
 // db/sqlite migration, a runtimeDir, a createConfig in src/services.ts and a db/annotations.ts that does not compile;
@@ -518,7 +518,7 @@ test('validate-exit-0: pikku validate lists errors, among them a missing package
 
 test('skills-install-skips-existing: pikku skills install leaves a skill folder that is already there; --update rewrites its files and deletes none', async () => {
   // An empty folder outside any project: `skills` is one of the CLI's config-free commands (services.ts).
-  const dir = mkdtempSync(join(tmpdir(), 'pikku-skills-'))
+  const dir = runTempDir('cli-skills')
   try {
     const skill = join(dir, '.claude', 'skills', 'pikku-cli')
     const first = await run([PIKKU, 'skills', 'install', '--only', 'pikku-cli'], dir)
@@ -542,7 +542,7 @@ test('skills-install-skips-existing: pikku skills install leaves a skill folder 
 test('deploy-failure-exit-0: pikku deploy apply --from-plan whose provider reports a failed deploy logs the errors, writes success: false to the result file and returns normally, leaving no exit code', async () => {
   // The command's function of @pikku/cli 0.12.113 called in this process (bin/pikku.js exits with process.exitCode ?? 0
   // once it returns), with a provider loaded from a data: URL through deploy.providers, as the CLI's own tests do.
-  const root = mkdtempSync(join(tmpdir(), 'pikku-deploy-exit-'))
+  const root = runTempDir('cli-deploy-exit')
   const { deployApply } = await import(join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'functions', 'commands', 'deploy-apply.js'))
   const exitCode = process.exitCode
   try {
@@ -565,7 +565,7 @@ test('deploy-failure-exit-0: pikku deploy apply --from-plan whose provider repor
 test('scaffold-path-deletes-files: before it generates anything, pikku all deletes the file a scenarios path names, and a file named like a surface file one folder above that file\'s folder', async () => {
   // The first two steps of @pikku/cli 0.12.113's `pikku all` (all.workflow.js calls pruneLegacyScaffoldFiles, then
   // removeRetiredScaffoldFiles, before any inspection), called in this process on the config its own loader resolves.
-  const root = mkdtempSync(join(tmpdir(), 'pikku-scaffold-path-'))
+  const root = runTempDir('cli-scaffold-path')
   const utils = join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'utils')
   const { getPikkuCLIConfig } = await import(join(utils, 'pikku-cli-config.js'))
   const { pruneLegacyScaffoldFiles, removeRetiredScaffoldFiles } = await import(join(utils, 'remove-legacy-scaffold-file.js'))
@@ -694,7 +694,7 @@ test('filter-matches-nothing-keeps-functions: a filter that matches no wiring le
 test('n8n-import-files: pikku import n8n needs a pikku.config.json, writes <slug>/<slug>.graph.ts, drops the trigger, maps Set to graph:editFields, ports a Code node, ignores -o, and refuses an unresolved sub-workflow', async () => {
   // A folder outside any project; removed in `finally`. The export: a manual trigger, a Set node, a Code node and a
   // sticky note; the second one calls a workflow by an id that the file does not hold.
-  const dir = mkdtempSync(join(tmpdir(), 'pikku-n8n-'))
+  const dir = runTempDir('cli-n8n')
   const node = (name: string, type: string, parameters: object) => ({ id: name, name, type, typeVersion: 1, position: [0, 0], parameters })
   const edge = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] })
   const tidy = {

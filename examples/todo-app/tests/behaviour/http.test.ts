@@ -18,10 +18,10 @@ import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
 import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse, wireHTTP as coreWireHTTP } from '@pikku/core/http'
 import { freePort } from './harness/services.js'
+import { runTempDir } from './harness/temp.js'
 import { recordingLogger, registerProbe, withProbeRoute, withRawBytesRoute } from './harness/core-probes.js'
 import { withEnv } from './harness/env.js'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { LocalContent } from '@pikku/core/services/local-content'
 import type { HTTPWiringsMeta } from '@pikku/core/http'
@@ -972,7 +972,7 @@ test('express-static-assets-order: PikkuExpressServer.enableStaticAssets() serve
 })
 
 test('express-reaper-charset: PikkuExpressServer.enableReaper() writes a text body sent with a charset as latin1, one byte per character', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'todo-reaper-'))
+  const root = runTempDir('reaper')
   const content = { localFileUploadPath: root, uploadUrlPrefix: '/reaper', assetUrlPrefix: '/assets' }
   // The reaper verifies with the jwt service registered with Pikku; sign with the same one.
   const signer = new LocalContent(content, app.services.logger, pikkuState(null, 'package', 'singletonServices')!.jwt!)

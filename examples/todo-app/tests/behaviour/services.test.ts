@@ -12,7 +12,7 @@ import { LocalContent } from '@pikku/core/services/local-content'
 import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
 import { fetch as coreFetch } from '@pikku/core/http'
 import { fileURLToPath } from 'node:url'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -20,6 +20,7 @@ import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { captureConsole, registerProbe } from './harness/core-probes.js'
+import { runTempDir } from './harness/temp.js'
 
 let app: SignedInApp
 let alice: Record<string, string>
@@ -274,7 +275,7 @@ test('permission-no-wire-services: a permission guard gets the singleton service
 // --- the content service (docs/api/content-service.mdx): LocalContent and its request handler ---
 
 const contentSetup = async () => {
-  const root = await mkdtemp(join(tmpdir(), 'todo-content-'))
+  const root = runTempDir('content')
   const config = { localFileUploadPath: root, uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets' }
   const content = new LocalContent(config, app.services.logger, app.services.jwt!)
   const handle = createLocalContentRequestHandler({ content: config as never, logger: app.services.logger, getJWT: () => app.services.jwt })

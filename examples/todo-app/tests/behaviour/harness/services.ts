@@ -1,10 +1,11 @@
 // Real Redis and PostgreSQL for the behaviour suite: Debian's redis-server and postgresql, each started on a free
 // port in a temporary folder of its own, and stopped (folder removed) by the returned stop().
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, readdirSync, rmSync } from 'node:fs'
 import { createServer, connect } from 'node:net'
-import { tmpdir, userInfo } from 'node:os'
+import { userInfo } from 'node:os'
 import { join } from 'node:path'
+import { runTempDir } from './temp.js'
 
 export interface RunningService {
   host: string
@@ -53,11 +54,6 @@ const stopChild = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM')
   })
 
-/**
- * The run these services belong to, in their temporary folders' names: scripts/behaviour.mjs sets it, and after the
- * run removes only its own leftovers, not those of another run on the same machine.
- */
-const RUN = process.env.BEHAVIOUR_RUN ?? 'direct'
 
 const need = (command: string, pkg: string): string => {
   const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim()
@@ -67,7 +63,7 @@ const need = (command: string, pkg: string): string => {
 
 export const startRedis = async (): Promise<RunningService> => {
   const bin = need('redis-server', 'redis-server')
-  const dir = mkdtempSync(join(tmpdir(), `todo-redis-${RUN}-`))
+  const dir = runTempDir('redis')
   const port = await freePort()
   let output = ''
   const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
@@ -106,7 +102,7 @@ const postgresBin = (): string => {
 
 export const startPostgres = async (): Promise<RunningService> => {
   const bin = postgresBin()
-  const dir = mkdtempSync(join(tmpdir(), `todo-postgres-${RUN}-`))
+  const dir = runTempDir('postgres')
   const data = join(dir, 'data')
   // initdb refuses to run as root: as root, the cluster belongs to the package's postgres user.
   const asRoot = userInfo().uid === 0
