@@ -9,10 +9,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { APP } from './app.mjs';
-import { checkClaims, formatReport } from './claims.mjs';
+import { SUITE, checkClaims, formatReport } from './claims.mjs';
 import { ROOT } from './lib/content.mjs';
 
-const SUITE = join(APP, 'tests', 'behaviour');
 const RESULTS = join(APP, '.behaviour', 'results.json');
 const REPORT = join(APP, '.behaviour', 'claims-report.txt');
 // The harness names its temporary folders after the run (BEHAVIOUR_RUN, tests/behaviour/harness/temp.ts), its servers'

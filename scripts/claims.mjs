@@ -101,6 +101,29 @@ export function readClaims(source, file = '<source>') {
 }
 
 /**
+ * Reads the markers of each file. `judge(id)` says what is wrong with the test a claim names, or null; each such
+ * answer is a problem naming the page, the line and the sentence. Returns the pages with markers or untested sentences.
+ */
+function readPages(files, judge) {
+  const pages = [];
+  const problems = [];
+  for (const file of files) {
+    const name = relative(ROOT, file);
+    const page = readClaims(readFileSync(file, 'utf8'), name);
+    problems.push(...page.problems);
+    for (const claim of page.claims) {
+      if (claim.kind !== 'claim') continue;
+      for (const id of claim.names) {
+        const wrong = judge(id);
+        if (wrong) problems.push(`${name}:${claim.line}: ${wrong} ("${claim.statement}")`);
+      }
+    }
+    if (page.claims.length || page.untested.length) pages.push({ file: name, ...page });
+  }
+  return { pages, problems };
+}
+
+/**
  * Checks the markers of the given files against the suite's results ({ tests: [{ id, passed }] }).
  * Returns { pages, problems, totals }.
  */
@@ -112,21 +135,11 @@ export function checkClaims(results, files = listMdxFiles()) {
     if (byId.has(t.id)) problems.push(`two tests have the id ${t.id}`);
     byId.set(t.id, t);
   }
-  const pages = [];
-  for (const file of files) {
-    const name = relative(ROOT, file);
-    const page = readClaims(readFileSync(file, 'utf8'), name);
-    problems.push(...page.problems);
-    for (const claim of page.claims) {
-      if (claim.kind !== 'claim') continue;
-      for (const id of claim.names) {
-        const test = byId.get(id);
-        if (!test) problems.push(`${name}:${claim.line}: no test ${id} in the behaviour suite ("${claim.statement}")`);
-        else if (!test.passed) problems.push(`${name}:${claim.line}: test ${id} did not pass ("${claim.statement}")`);
-      }
-    }
-    if (page.claims.length || page.untested.length) pages.push({ file: name, ...page });
-  }
+  const { pages, problems: pageProblems } = readPages(files, (id) => {
+    const test = byId.get(id);
+    return !test ? `no test ${id} in the behaviour suite` : test.passed ? null : `test ${id} did not pass`;
+  });
+  problems.push(...pageProblems);
   const tested = pages.flatMap((p) => p.claims.filter((c) => c.kind === 'claim'));
   const totals = {
     tested: tested.length,
@@ -173,25 +186,15 @@ export function declaredTests(dir = SUITE) {
 
 /** Problems of the markers alone: malformed or misplaced, or naming a test no file of the suite declares. */
 export function checkMarkers(ids = declaredTests(), files = listMdxFiles()) {
-  const problems = [];
-  for (const file of files) {
-    const name = relative(ROOT, file);
-    const page = readClaims(readFileSync(file, 'utf8'), name);
-    problems.push(...page.problems);
-    for (const claim of page.claims)
-      if (claim.kind === 'claim')
-        for (const id of claim.names)
-          if (!ids.has(id))
-            problems.push(`${name}:${claim.line}: no test ${id} in the behaviour suite ("${claim.statement}")`);
-  }
-  return problems;
+  return readPages(files, (id) => (ids.has(id) ? null : `no test ${id} in the behaviour suite`)).problems;
 }
 
-if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--markers')) {
-  const problems = checkMarkers();
-  for (const p of problems) console.error(`claims: ${p}`);
-  process.exit(problems.length ? 1 : 0);
-} else if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes('--markers')) {
+    const problems = checkMarkers();
+    for (const p of problems) console.error(`claims: ${p}`);
+    process.exit(problems.length ? 1 : 0);
+  }
   const resultsFile = process.argv[2] ?? 'examples/todo-app/.behaviour/results.json';
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   const report = checkClaims(results);

@@ -54,7 +54,6 @@ const stopChild = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM')
   })
 
-
 const need = (command: string, pkg: string): string => {
   const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim()
   if (!found) throw new Error(`${command} is not installed: the behaviour suite needs Debian's ${pkg} package`)
