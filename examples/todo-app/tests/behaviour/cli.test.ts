@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { recordingLogger } from './harness/core-probes.js'
 import { runTempDir } from './harness/temp.js'
+import { inspectFiles } from './harness/inspector.js'
 
 const APP = fileURLToPath(new URL('../../', import.meta.url))
 // Inside the app (so its node_modules resolve) and inside .behaviour/ (git-ignored); removed in `after`.
@@ -816,35 +817,22 @@ test('tanstack-start-outside-vite: run by Node without Vite, makeApi() throws a 
 })
 
 // The severity each code of docs/pikku-cli/errors/index.mdx is reported with. Part one runs the real inspector on a
-// small fixture (inside .behaviour/, git-ignored, removed in `finally`) and records what it reports; part two reads the
+// small fixture (harness/inspector.ts) and records what it reports; part two reads the
 // installed builds of @pikku/inspector and @pikku/cli, call site by call site, since most codes need a project of their
 // own to raise; part three runs the CLI's own lint mapping (processDiagnostics in services.ts).
 test('pku-severities: the severity the inspector and the CLI give each PKU code the index lists', { timeout: 600_000 }, async () => {
-  const { inspect, ErrorCode } = await import('@pikku/inspector')
-  const fixture = join(APP, '.behaviour', `pku-severities-${process.pid}`)
-  mkdirSync(fixture, { recursive: true })
-  try {
-    const file = join(fixture, 'probe.ts')
-    writeFileSync(file, [
+  const { ErrorCode } = await import('@pikku/inspector')
+  const { reported } = await inspectFiles('pku-severities', {
+    'probe.ts': [
       "import { pikkuSessionlessFunc, wireQueueWorker, wireHTTP } from '@pikku/core'",
       "export const work = pikkuSessionlessFunc<void, void>({ func: async ({ logger }) => { logger.info('x') } })",
       'wireQueueWorker({ func: work })',
       "wireHTTP({ method: 'get', route: '/tagged', func: work, tags: 'todos' as any })",
       "export const open = pikkuSessionlessFunc<void, void>({ expose: true, func: async ({ logger }) => { logger.info('x') } })",
       "export const reads = pikkuSessionlessFunc<void, void>({ func: async ({ secrets }) => { await secrets.getSecret('NOT_DECLARED') } })",
-    ].join('\n'))
-    const reported: string[] = []
-    const record = (severity: string, code: string) => reported.push(`${code} ${severity}`)
-    await inspect({
-      info() {}, debug() {}, warn() {}, error() {},
-      diagnostic: ({ severity, code }) => record(severity, code),
-      critical: (code) => record('critical', code),
-      hasCriticalErrors: () => false,
-    }, [file], { rootDir: fixture })
-    assert.deepEqual(reported.sort(), ['PKU247 critical', 'PKU384 critical', 'PKU574 warn', 'PKU951 warn'])
-  } finally {
-    rmSync(fixture, { recursive: true, force: true })
-  }
+    ].join('\n'),
+  })
+  assert.deepEqual(reported.map(({ code, severity }) => `${code} ${severity}`).sort(), ['PKU247 critical', 'PKU384 critical', 'PKU574 warn', 'PKU951 warn'])
 
   const critical = [
     111, 118, 123, 124, 145, 146, 152, 153, 154, 155, 220, 236, 247, 338, 339, 340, 370, 384, 400, 489, 490, 559, 571,

@@ -5,9 +5,6 @@
 // Then it calls them through core's real function runner and rpc.invoke.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { addFunction, runPikkuFunc } from '@pikku/core/function'
 import { pikkuState } from '@pikku/core/state'
 import { formatVersionedId, parseVersionedId } from '@pikku/core/utils'
@@ -17,6 +14,7 @@ import { getTodo } from '../../src/functions/todos.functions.js'
 import { isTodoOwner } from '../../src/permissions.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { recordingLogger, registerProbe } from './harness/core-probes.js'
+import { inspectFiles } from './harness/inspector.js'
 
 /** The page's getTodoV1: the first published contract, with no owner and no due date. */
 const getTodoV1 = pikkuFunc<{ todoId: string }, { todoId: string; title: string; done: boolean }>({
@@ -176,33 +174,15 @@ test('unknown-version-not-remote: with a deploymentService configured, rpc.invok
 })
 
 test('duplicate-version-no-pku850: two declarations of version 1 of one name get the same id, so the inspector reports PKU851 when they sit in two files and nothing when they share one; PKU850 never fires', async () => {
-  const { inspect } = await import('@pikku/inspector')
-  const fixture = join(fileURLToPath(new URL('../../', import.meta.url)), '.behaviour', `duplicate-version-${process.pid}`)
   const header = "import { pikkuSessionlessFunc } from '@pikku/core'"
   // getThingV1 with version 1 drops its V1 suffix, so both are named getThing@v1.
   const first = "export const getThingV1 = pikkuSessionlessFunc<void, { a: string }>({ version: 1, func: async () => ({ a: 'x' }) })"
   const second = "export const getThing = pikkuSessionlessFunc<void, { b: string }>({ version: 1, func: async () => ({ b: 'y' }) })"
   const codesFor = async (files: Record<string, string[]>) => {
-    rmSync(fixture, { recursive: true, force: true })
-    mkdirSync(fixture, { recursive: true })
-    for (const [name, lines] of Object.entries(files)) writeFileSync(join(fixture, name), [header, ...lines].join('\n'))
-    const reported: string[] = []
-    const state = await inspect(
-      {
-        info() {}, debug() {}, warn() {}, error() {},
-        diagnostic: ({ code }: { code: string }) => reported.push(code),
-        critical: (code: string) => reported.push(code),
-        hasCriticalErrors: () => false,
-      } as never,
-      Object.keys(files).map((name) => join(fixture, name)),
-      { rootDir: fixture } as never,
-    )
-    return { reported, ids: Object.keys(state.functions.meta) }
+    const sources = Object.fromEntries(Object.entries(files).map(([name, lines]) => [name, [header, ...lines].join('\n')]))
+    const { reported, state } = await inspectFiles('duplicate-version', sources)
+    return { reported: reported.map(({ code }) => code), ids: Object.keys(state.functions.meta) }
   }
-  try {
-    assert.deepEqual(await codesFor({ 'one.ts': [first], 'two.ts': [second] }), { reported: ['PKU851'], ids: ['getThing@v1'] })
-    assert.deepEqual(await codesFor({ 'both.ts': [first, second] }), { reported: [], ids: ['getThing@v1'] })
-  } finally {
-    rmSync(fixture, { recursive: true, force: true })
-  }
+  assert.deepEqual(await codesFor({ 'one.ts': [first], 'two.ts': [second] }), { reported: ['PKU851'], ids: ['getThing@v1'] })
+  assert.deepEqual(await codesFor({ 'both.ts': [first, second] }), { reported: [], ids: ['getThing@v1'] })
 })
