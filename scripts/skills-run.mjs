@@ -55,6 +55,7 @@ import {
   appendFileSync,
   statSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -495,6 +496,16 @@ function writeFile(project, step) {
   return mode === 'write' ? 'written' : mode === 'merge' ? 'merged into the file' : 'appended';
 }
 
+/**
+ * The behaviour suite's service helpers (examples/todo-app/tests/behaviour/harness/services.ts), loaded through the
+ * app's own tsx: the harness imports its siblings as `./x.js`, which Node's type stripping alone does not map to `x.ts`.
+ */
+export async function loadServicesHarness() {
+  const app = join(ROOT, 'examples', 'todo-app');
+  const { tsImport } = await import(createRequire(join(app, 'package.json')).resolve('tsx/esm/api'));
+  return tsImport(pathToFileURL(join(app, 'tests', 'behaviour', 'harness', 'services.ts')).href, import.meta.url);
+}
+
 /** What a `docker` line of a page becomes here. */
 async function docker(project, line) {
   if (/^docker run\b.*\bredis:/.test(line)) {
@@ -522,9 +533,7 @@ async function docker(project, line) {
     return `redis-server on 127.0.0.1:${port} (for the page's container)`;
   }
   if (/^docker run\b.*\bpostgres:/.test(line)) {
-    const { startPostgres } = await import(
-      pathToFileURL(join(ROOT, 'examples', 'todo-app', 'tests', 'behaviour', 'harness', 'services.ts')).href
-    );
+    const { startPostgres } = await loadServicesHarness();
     const pg = await startPostgres();
     project.services.push(pg);
     const db = /POSTGRES_DB=(\w+)/.exec(line)?.[1] ?? 'postgres';

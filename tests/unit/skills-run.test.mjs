@@ -16,7 +16,7 @@ import {
   writeMode,
 } from '../../scripts/lib/skills.mjs';
 import { parseCurl } from '../../scripts/skills-checks.mjs';
-import { developerEnv } from '../../scripts/skills-run.mjs';
+import { developerEnv, loadServicesHarness } from '../../scripts/skills-run.mjs';
 import { APP_DIR } from '../../src/plugins/remark-app-code.mjs';
 
 const fixture = parseSkill('fixture', readFileSync(join(ROOT, 'tests', 'data', 'skills', 'fixture.mdx'), 'utf8'));
@@ -105,6 +105,14 @@ test("recipes run in a developer's environment: no CI markers, no npm_* of the r
     PATH: '/bin',
   });
   assert.deepEqual(env, { npm_config_update_notifier: 'false', PATH: '/bin' });
+});
+
+// A page's `docker run ... postgres:` line starts PostgreSQL with the behaviour suite's helper; the harness imports its
+// siblings as `./x.js`, which plain Node does not resolve to `x.ts` (CI's test:skills failed on exactly that).
+test("the behaviour suite's service helpers load in the skills run", async () => {
+  const harness = await loadServicesHarness();
+  assert.equal(typeof harness.startPostgres, 'function');
+  assert.equal(typeof harness.freePort, 'function');
 });
 
 test('curl -i output is read as status, headers and body', () => {
