@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check CI runs, then the time each step and each test file took. The steps: the quick lint checks
 // (Markdown, text, spelling, formatting, types), the app's generated code (the real CLI), the real CLI on the samples,
-// the app's behavior suite with the claims check, the production build, its size budget, and the unit, built-site,
-// browser and fixture tests.
+// the app's behavior suite with the claims check, every skill page followed in a scratch project, the production
+// build, its size budget, and the unit, built-site, browser and fixture tests.
 //
 // Steps run side by side where one does not need another's output, as many at a time as keep this machine's cores
 // busy: most steps leave a core idle for much of their run (the CLI and the TypeScript compiler use one core, tests
@@ -47,6 +47,10 @@ const STEPS = {
   'app:generate': { run: [npm, 'run', '--silent', 'app:generate'], after: [], cores: 1 },
   fixtures: { run: nodeTest(['tests/fixtures/*.test.mjs']), after: ['app:generate'], cores: 1 },
   'test:behaviour': { run: [npm, 'run', '--silent', 'test:behaviour'], after: ['app:generate'], cores: 1 },
+  // Every skill page followed word for word in scratch projects (scripts/skills-run.mjs): mostly waiting on servers,
+  // workers and a one-minute schedule, so it shares the cores with the steps above. After the behavior suite, since
+  // both use the fixed ports the pages name (Redis's 6379 for BullMQ's default address).
+  'test:skills': { run: [npm, 'run', '--silent', 'test:skills'], after: ['test:behaviour'], cores: 0.5 },
   unit: { run: nodeTest(['tests/unit/*.test.mjs']), after: ['app:generate'], cores: 1 },
   site: { run: nodeTest(['tests/site/*.test.mjs']), after: ['build'], cores: 1 },
   // The JavaScript every page loads first (runtime~main + main, gzip) against its budget in .size-limit.json.
