@@ -28,6 +28,12 @@ test('zod-schemas-are-draft-2020: schemas made from zod (secrets, the public RPC
   assert.equal(getSchema('ListTodosInput')?.$schema, 'http://json-schema.org/draft-07/schema#')
 })
 
+test('generated-schemas-registered: the generated bootstrap registers a JSON Schema made from a function\'s input type and one made from its output type', () => {
+  assert.equal(getSchema('CreateTodoInput')?.type, 'object')
+  assert.ok('title' in (getSchema('CreateTodoInput')?.properties ?? {}))
+  assert.equal(getSchema('ListTodosOutput')?.$schema, 'http://json-schema.org/draft-07/schema#')
+})
+
 test('ajv-rejects-draft-2020: AjvSchemaService throws on compiling a zod-made schema', () => {
   const ajv = new AjvSchemaService(logger)
   assert.throws(() => ajv.compileSchema('SecretSchema_jwtSecret', getSchema('SecretSchema_jwtSecret')), DRAFT_2020_MISSING)
