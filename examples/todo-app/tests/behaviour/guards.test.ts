@@ -9,8 +9,8 @@ import { addGlobalMiddleware, addHTTPMiddleware, pikkuMiddleware } from '#pikku/
 import { addGlobalPermission, pikkuPermission } from '#pikku/auth'
 import { pikkuState } from '@pikku/core/state'
 import { runPikkuFunc } from '@pikku/core/function'
-import { NotFoundError } from '@pikku/core/errors'
-import { hasScopes } from '@pikku/core/scope'
+import { MissingScopeError, NotFoundError } from '@pikku/core/errors'
+import { hasScopes, verifyScopes } from '@pikku/core/scope'
 import { wireCLI } from '@pikku/core/cli'
 import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
@@ -562,4 +562,13 @@ test('console-scope-root-covers-areas: a call into the console addon requires pi
   assert.equal(hasScopes(required('pikku:console:secrets:write'), ['pikku:console']), true)
   assert.equal(hasScopes(required('pikku:console:workflows:manage'), ['pikku:console']), true)
   assert.equal(hasScopes(required('pikku:console:workflows:read'), ['pikku:console:workflows:read']), false)
+})
+
+test('missing-scope-grants: verifyScopes passes a session holding the scope, an ancestor of it or a wildcard over it, and otherwise throws MissingScopeError', () => {
+  // The check the function runner makes (core 0.12.90, scopes.ts), called directly.
+  for (const held of [['todos:write'], ['todos'], ['todos:*'], ['*']])
+    assert.doesNotThrow(() => verifyScopes(['todos:write'], { userId: 'u', scopes: held }), held.join())
+  for (const held of [['todos:read'], ['todos:write:own'], []])
+    assert.throws(() => verifyScopes(['todos:write'], { userId: 'u', scopes: held }), MissingScopeError, held.join())
+  assert.throws(() => verifyScopes(['todos:write'], { userId: 'u' }), MissingScopeError)
 })
