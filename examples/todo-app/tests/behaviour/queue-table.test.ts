@@ -17,7 +17,7 @@ import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
 import { TableQueueService } from '../../src/table-queue/table-queue-service.js'
 import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
 import type { UserSession } from '../../src/application-types.js'
-import { bootServices, nextInfoLog, storeDownFor, recordTraceIds, collectLogs, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, nextInfoLog, storeDownFor, recordTraceIds, collectLogs, type Singletons } from './harness/queues.js'
 import { captureConsole } from './harness/core-probes.js'
 import { withWrappedFunction } from './harness/app.js'
 
@@ -520,5 +520,30 @@ test('fail-discard-reject: an awaited queue.fail() or queue.discard() rejects wi
       },
     )
     assert.equal(reachedAfter, false, end)
+  }
+})
+
+test('queue-reminder-owner-guard: isTodoOwner lets the owner and an admin queue a reminder and refuses another member with ForbiddenError; an unknown id passes it and queueReminder answers NotFoundError', async () => {
+  addFunction('queueReminder', queueReminder)
+  const inserted: Array<{ queueName: string; data: unknown }> = []
+  const insert = table.insert
+  // Record the jobs instead of storing them, so the table workers run nothing.
+  table.insert = async (job) => (inserted.push(job), `recorded-${inserted.length}`)
+  try {
+    const dueAt = new Date(Date.now() + 2 * 24 * 60 * 60 * 1000).toISOString()
+    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Guarded', done: false, dueAt })
+    const owner = callerAs(services, { userId: 'u-kim', role: 'member' })
+    const admin = callerAs(services, { userId: 'u-root', role: 'admin' })
+    const other = callerAs(services, { userId: 'u-lee', role: 'member' })
+
+    await assert.rejects(other.invoke('queueReminder', { todoId: todo.todoId }), { name: 'ForbiddenError' })
+    assert.equal(inserted.length, 0)
+    assert.deepEqual(await owner.invoke('queueReminder', { todoId: todo.todoId }), { jobId: 'recorded-1' })
+    assert.deepEqual(await admin.invoke('queueReminder', { todoId: todo.todoId }), { jobId: 'recorded-2' })
+    assert.deepEqual(inserted.map((job) => job.data), [{ todoId: todo.todoId }, { todoId: todo.todoId }])
+    await assert.rejects(other.invoke('queueReminder', { todoId: 'no-such-todo' }), { name: 'NotFoundError' })
+    assert.equal(inserted.length, 2)
+  } finally {
+    table.insert = insert
   }
 })
