@@ -265,6 +265,17 @@ test('register-before-init-logged: registerQueues() on a factory whose init() di
   }
 })
 
+test('add-before-init-rejects: add() on the queue service of a factory whose init() did not run rejects with pg-boss\'s "Database not opened" error', async () => {
+  const factory = new PgBossServiceFactory(postgres.url)
+  try {
+    await assert.rejects(factory.getQueueService().add('todo-reminders', { todoId: 'never-sent' }), {
+      message: 'Database not opened. Call start() before using pg-boss, or again after stop().',
+    })
+  } finally {
+    await factory.close()
+  }
+})
+
 test('signed-claim-not-carried: a pikkuUserId signed by SignedQueueService does not reach the pg-boss job', async () => {
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
   try {
