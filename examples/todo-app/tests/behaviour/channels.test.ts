@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { WebSocket } from 'ws'
+import { WebSocket, WebSocketServer } from 'ws'
 import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
 import { runLocalChannel } from '@pikku/core/channel/local'
 import { addChannelMiddleware, combineChannelMiddleware } from '@pikku/core/channel'
@@ -551,6 +551,15 @@ const oversizedFrameEndsChild = async (harnessFile: string) => {
     if (child.exitCode === null) child.kill()
   }
 }
+
+test('ws-default-max-payload: a ws WebSocketServer created without maxPayload accepts messages up to 100 MiB', () => {
+  const wss = new WebSocketServer({ noServer: true })
+  try {
+    assert.equal(wss.options.maxPayload, 100 * 1024 * 1024)
+  } finally {
+    wss.close()
+  }
+})
 
 test('max-payload-crash-without-listener: without an error listener on accepted sockets, one oversized frame ends the server process', () =>
   oversizedFrameEndsChild('tests/behaviour/harness/ws-child.ts'))
