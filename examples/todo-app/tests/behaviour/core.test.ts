@@ -2,6 +2,8 @@
 // @pikku/express with its own jwt service, plus direct calls into core's runPikkuFunc and of `.func`.
 import { after, afterEach, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { addFunction, runPikkuFunc } from '@pikku/core/function'
 import { rpcService } from '@pikku/core/rpc'
 import { ForbiddenError, MissingSchemaError, NotFoundError, PikkuError } from '@pikku/core/errors'
@@ -15,7 +17,7 @@ import type { TodoStore } from '../../src/todo-store.js'
 import { deleteTodo, getTodo } from '../../src/functions/todos.functions.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { captureConsole, recordingLogger, registerProbe } from './harness/core-probes.js'
-import { runNode } from './harness/node-process.js'
+import { APP_DIR, runNode } from './harness/node-process.js'
 
 let app: SignedInApp
 let alice: Record<string, string>
@@ -108,6 +110,24 @@ test('primitive-input-missing-schema: a function whose recorded input schema is 
   registerProbe('coreNumberInput', { func: async (_services: unknown, n: unknown) => n }, { sessionless: true, inputSchemaName: 'number' })
   const { result: numberResult } = await run('coreNumberInput', 42)
   await assert.rejects(numberResult, (error: unknown) => error instanceof MissingSchemaError && error.message.includes("Schema 'number' not found"))
+})
+
+test('core-root-no-error-classes: importing NotFoundError from the bare @pikku/core entry fails to compile with TS2305; the same import from @pikku/core/errors compiles', async () => {
+  // Inside the app's folder, so that @pikku/core resolves to the app's own copy.
+  const dir = join(APP_DIR, '.behaviour', `core-root-errors-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  try {
+    const compilerOptions = { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, skipLibCheck: true, types: [] }
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['bare.ts', 'leaf.ts'] }))
+    writeFileSync(join(dir, 'bare.ts'), "import { NotFoundError } from '@pikku/core'\nexport const bare = NotFoundError\n")
+    writeFileSync(join(dir, 'leaf.ts'), "import { NotFoundError } from '@pikku/core/errors'\nexport const leaf = NotFoundError\n")
+    const { code, output } = await runNode([join(APP_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir])
+    assert.notEqual(code, 0)
+    assert.match(output, /bare\.ts\(1,10\): error TS2305: Module '"@pikku\/core"' has no exported member 'NotFoundError'\./)
+    assert.doesNotMatch(output, /leaf\.ts\(/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('function-not-found: the runner asked for an unregistered name throws "Function not found: <name>"', async () => {
