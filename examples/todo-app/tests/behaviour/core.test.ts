@@ -16,7 +16,8 @@ import { clearPikkuRuntimeState } from '@pikku/core/testing'
 import type { TodoStore } from '../../src/todo-store.js'
 import { deleteTodo, getTodo } from '../../src/functions/todos.functions.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
-import { captureConsole, recordingLogger, registerProbe } from './harness/core-probes.js'
+import { captureConsole, recordingLogger, registerProbe, withProbeRoute } from './harness/core-probes.js'
+import { TodoLimitReachedError } from '../../src/errors.js'
 import { APP_DIR, runNode } from './harness/node-process.js'
 
 let app: SignedInApp
@@ -476,6 +477,25 @@ test('core-fetch-unregistered-error: an error with no registered status answers 
   const noHeader = new Request('http://localhost/todos', { headers: { authorization: 'Bearer not-a-jwt' } })
   const generated = await pikkuFetch(noHeader, { exposeErrors: false, generateRequestId: () => 'generated-1' })
   assert.deepEqual(await generated.json(), { errorId: 'generated-1' })
+})
+
+test('custom-error-registered-message: TodoLimitReachedError thrown without a message answers 409 with the message src/errors.ts registers, a subclass with no addError of its own answers the same, and a message given at the throw replaces it', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  class CappedAtTen extends TodoLimitReachedError {}
+  let toThrow: () => Error = () => new TodoLimitReachedError()
+  const func = { func: async () => { throw toThrow() } }
+  await withProbeRoute('probeTodoLimit', '/probe-todo-limit', func, {}, async () => {
+    const call = async () => {
+      const response = await pikkuFetch(new Request('http://localhost/probe-todo-limit', { headers: { 'x-request-id': 'limit-1' } }))
+      return { status: response.status, body: await response.json() }
+    }
+    const registered = 'You have reached the limit of open to-do items'
+    assert.deepEqual(await call(), { status: 409, body: { name: 'TodoLimitReachedError', message: registered, errorId: 'limit-1' } })
+    toThrow = () => new CappedAtTen()
+    assert.deepEqual(await call(), { status: 409, body: { name: 'CappedAtTen', message: registered, errorId: 'limit-1' } })
+    toThrow = () => new TodoLimitReachedError('Ten open to-dos at most')
+    assert.deepEqual(await call(), { status: 409, body: { name: 'TodoLimitReachedError', message: 'Ten open to-dos at most', errorId: 'limit-1' } })
+  })
 })
 
 test('core-fetch-body-limit: a body over maxBodySize answers 413', async () => {
