@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { addFunction, runPikkuFunc } from '@pikku/core/function'
 import { rpcService } from '@pikku/core/rpc'
 import { ForbiddenError, MissingSchemaError, NotFoundError, PikkuError } from '@pikku/core/errors'
-import { ConsoleLogger, JsonConsoleLogger, LogLevel, StubTracker, createStubProxy, getStubTracker, stub, SecretAccessDeniedError } from '@pikku/core/services'
+import { ConsoleLogger, JsonConsoleLogger, LogLevel, StubTracker, createStubProxy, getStubTracker, spy, stub, SecretAccessDeniedError } from '@pikku/core/services'
 import { createScenarioRunner, type PikkuScenarioWire } from '@pikku/core/scenario'
 import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
 import { createConfig } from '../../src/config.js'
@@ -15,6 +15,7 @@ import { createSingletonServices } from '../../src/services.js'
 import { clearPikkuRuntimeState } from '@pikku/core/testing'
 import type { TodoStore } from '../../src/todo-store.js'
 import { deleteTodo, getTodo } from '../../src/functions/todos.functions.js'
+import { setTodoDone } from '../../src/functions/board.functions.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { captureConsole, recordingLogger, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { TodoLimitReachedError } from '../../src/errors.js'
@@ -722,4 +723,17 @@ test('app-unit-tests-pass: the unit tests the testing page shows (src/functions/
   assert.equal(code, 0, output)
   assert.match(output, /# pass 3/)
   assert.match(output, /# fail 0/)
+})
+
+test('spy-records-passes-through: spy passes each call to the real service and records it in the tracker getStubTracker returns', async () => {
+  const sent: unknown[] = []
+  const emailService = spy('emailService', { send: async (message: unknown) => (sent.push(message), 'queued') })
+  assert.equal(await emailService.send({ to: 'alice@example.com' }), 'queued')
+  assert.deepEqual(sent, [{ to: 'alice@example.com' }])
+  assert.deepEqual(getStubTracker().getCalls('emailService'), [{ service: 'emailService', method: 'send', args: [{ to: 'alice@example.com' }] }])
+})
+
+test('cast-wire-missing-rpc: a handler called with a cast wire that lacks rpc compiles, and fails with a TypeError where it calls rpc.invoke', async () => {
+  const services = app.services as never
+  await assert.rejects(setTodoDone.func(services, { todoId: 't_1', done: true }, { session: { userId: 'alice' } } as never), TypeError)
 })
