@@ -1061,3 +1061,35 @@ test('model-error-streamed-completed: a model call that fails in a streamed run 
     agent.agentMiddleware = middleware
   }
 })
+
+test('tool-hooks-order: beforeToolCall hooks run in list order and afterToolCall hooks in reverse, so the first middleware wraps the others', async () => {
+  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
+  const middleware = agent.agentMiddleware
+  const seen: string[] = []
+  const hooks = (name: string) => ({
+    beforeToolCall: async () => void seen.push(`before ${name}`),
+    afterToolCall: async () => void seen.push(`after ${name}`),
+  })
+  agent.agentMiddleware = [...middleware, hooks('A'), hooks('B')]
+  try {
+    model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'Done.' })
+    assert.equal((await ask('alice', 'List', 'alice-hook-order')).status, 200)
+  } finally {
+    agent.agentMiddleware = middleware
+  }
+  assert.deepEqual(seen, ['before A', 'before B', 'after B', 'after A'])
+})
+
+test('org-scope-no-org-403: an agent with sessionScope "org" refuses a session without an orgId with 403 before the model is called', async () => {
+  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
+  const scope = agent.sessionScope
+  agent.sessionScope = 'org'
+  try {
+    const response = await ask('alice', 'Hi', 'alice-org-scope')
+    assert.equal(response.status, 403)
+    assert.equal((await response.json()).message, 'This agent is org-scoped but the session has no organization')
+    assert.equal(model.calls.length, 0)
+  } finally {
+    agent.sessionScope = scope
+  }
+})
