@@ -23,6 +23,7 @@ import { addFunction } from '@pikku/core/function'
 import { RedisSecretService, RedisSessionStore } from '@pikku/redis'
 import { Redis } from 'ioredis'
 import { sqliteDatabase, startRedis, type RunningService } from './harness/services.js'
+import { inspectFiles } from './harness/inspector.js'
 import type { Notifier } from '../../src/notifier.js'
 
 let app: SignedInApp
@@ -671,4 +672,22 @@ test('better-auth-credential-read-17: with better-auth 1.7 every OAuth2 read of 
     await fallback.delete('reporting-api-key', user.id)
     stop()
   }
+})
+
+test('pku951-reads: PKU951 counts literal keys read with getSecret, hasSecret or getSecrets as methods, not a bare getSecret on a destructured service', { timeout: 600_000 }, async () => {
+  const file = (read: string) =>
+    [
+      "import type { SecretService } from '@pikku/core/services'",
+      `export const read = async (secrets: SecretService) => { ${read} }`,
+    ].join('\n')
+  const { reported, state } = await inspectFiles('pku951-reads', {
+    'get.ts': file("await secrets.getSecret('UNDECLARED_GET')"),
+    'has.ts': file("await secrets.hasSecret('UNDECLARED_HAS')"),
+    'list.ts': file("await secrets.getSecrets(['UNDECLARED_LIST'])"),
+    'bare.ts': file("const { getSecret } = secrets; await getSecret('UNDECLARED_BARE')"),
+  })
+  // One warning per file that reads an undeclared key as a method; the destructured read is not seen at all.
+  assert.deepEqual(reported.filter(({ code }) => code === 'PKU951').map(({ severity }) => severity), ['warn', 'warn', 'warn'])
+  const keys = [...state.secrets.usage.values()].flatMap((usage) => usage.keys).sort()
+  assert.deepEqual(keys, ['UNDECLARED_GET', 'UNDECLARED_HAS', 'UNDECLARED_LIST'])
 })
