@@ -691,3 +691,20 @@ test('pku951-reads: PKU951 counts literal keys read with getSecret, hasSecret or
   const keys = [...state.secrets.usage.values()].flatMap((usage) => usage.keys).sort()
   assert.deepEqual(keys, ['UNDECLARED_GET', 'UNDECLARED_HAS', 'UNDECLARED_LIST'])
 })
+
+test('credential-oauth-link-unknown-404: linking a providerId that the plugin has no provider for answers 404 "No OAuth2 credential named \'…\' is declared"', async () => {
+  const { auth, cookies, stop } = await credentialOAuthApp()
+  try {
+    const link = await auth.handler(
+      new Request('http://localhost:3000/api/auth/credential-oauth/link', {
+        method: 'POST',
+        headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
+        body: JSON.stringify({ providerId: 'no-such-credential', callbackURL: '/settings' }),
+      }),
+    )
+    assert.equal(link.status, 404)
+    assert.equal(((await link.json()) as { message: string }).message, "No OAuth2 credential named 'no-such-credential' is declared")
+  } finally {
+    stop()
+  }
+})
