@@ -5,8 +5,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { APP_DIR } from './node-process.js'
 
-/** Inspects `files` (name: source text); the codes reported, in order, and the inspector's state. Removes the folder. */
-export const inspectFiles = async (name: string, files: Record<string, string>) => {
+/**
+ * Inspects `files` (name: source text); the codes reported, in order, and the inspector's state. Removes the folder.
+ * `options` adds inspector options, such as `classificationCheck: true`, which `pikku all --security` sets.
+ */
+export const inspectFiles = async (name: string, files: Record<string, string>, options: Record<string, unknown> = {}) => {
   const { inspect } = await import('@pikku/inspector')
   const dir = join(APP_DIR, '.behaviour', `${name}-${process.pid}`)
   rmSync(dir, { recursive: true, force: true })
@@ -22,7 +25,7 @@ export const inspectFiles = async (name: string, files: Record<string, string>) 
         hasCriticalErrors: () => false,
       } as never,
       Object.keys(files).map((file) => join(dir, file)),
-      { rootDir: dir } as never,
+      { rootDir: dir, ...options } as never,
     )
     return { reported, state }
   } finally {

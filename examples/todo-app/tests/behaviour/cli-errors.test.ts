@@ -1,0 +1,109 @@
+// The inspector's checks behind a few PKU codes of the CLI error reference, run on small source files with the
+// inspector that `pikku all` uses (harness/inspector.ts).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { inspectFiles } from './harness/inspector.js'
+
+const codes = (reported: Array<{ code: string; severity: string }>) => reported.map(({ code, severity }) => `${code} ${severity}`)
+
+/** A pikkuWorkflowFunc whose body is `body`, with its input named `input` unless `param` says otherwise. */
+const workflowFile = (body: string, param = 'input') =>
+  [
+    "import { pikkuWorkflowFunc } from '#pikku/workflow'",
+    'export const probeFlow = pikkuWorkflowFunc<{ todoId: string; todoIds: string[] }, void>({',
+    `  func: async (_services, ${param}, { workflow }) => {`,
+    body,
+    '  },',
+    '})',
+  ].join('\n')
+
+const inspectWorkflow = async (name: string, body: string, param?: string) => {
+  const { reported, state } = await inspectFiles(name, { 'probe.workflow.ts': workflowFile(body, param) })
+  return { reported: codes(reported), registered: 'probeFlow' in state.workflows.meta, steps: state.workflows.meta.probeFlow?.steps }
+}
+
+test('pku641-refused-not-registered: an inline step, a destructured input, a while loop or a try in a pikkuWorkflowFunc is a critical PKU641 and the workflow is not registered', async () => {
+  const named = "    await workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })"
+  const ok = await inspectWorkflow('pku641-ok', named)
+  assert.deepEqual([ok.reported, ok.registered], [[], true])
+  for (const [name, body, param] of [
+    ['pku641-inline', "    await workflow.do('Check', async () => true)\n" + named],
+    ['pku641-destructured', "    await workflow.do('Escalate', 'escalateTodo', { todoId })", '{ todoId }'],
+    ['pku641-while', `    while (input.todoId) {\n${named}\n    }`],
+    ['pku641-try', `    try {\n${named}\n    } catch {}`],
+  ] as const) {
+    const result = await inspectWorkflow(name, body, param)
+    assert.deepEqual([name, result.reported, result.registered], [name, ['PKU641 critical'], false])
+  }
+})
+
+test('pku641-sleep-bound-dropped: a workflow.sleep bound with const is left out of the plan with no diagnostic; as a statement it is a step', async () => {
+  const statement = await inspectWorkflow('pku641-sleep-statement', "    await workflow.sleep('Wait', '1h')")
+  assert.deepEqual([statement.reported, statement.steps?.length], [[], 1])
+  const bound = await inspectWorkflow('pku641-sleep-bound', "    const waited = await workflow.sleep('Wait', '1h')")
+  assert.deepEqual([bound.reported, bound.registered, bound.steps?.length], [[], true, 0])
+})
+
+const invokeFile = (line: string) =>
+  [
+    "import { pikkuFunc } from '#pikku/function'",
+    'export const probeInvoke = pikkuFunc<{ todoId: string }, unknown>({',
+    '  func: async (_services, { todoId }, wire) => {',
+    '    const { rpc } = wire',
+    `    ${line}`,
+    '  },',
+    '})',
+  ].join('\n')
+
+test('pku940-cast-critical: a cast on an rpc.invoke result or on an argument is a critical PKU940; a cast on a property of the result, inside an argument, or on wire.rpc.invoke is not reported', async () => {
+  const check = async (name: string, line: string) => codes((await inspectFiles(name, { 'probe.ts': invokeFile(line) })).reported)
+  assert.deepEqual(await check('pku940-plain', "return await rpc.invoke('getTodo', { todoId })"), [])
+  assert.deepEqual(await check('pku940-result', "return (await rpc.invoke('getTodo', { todoId })) as unknown"), ['PKU940 critical'])
+  assert.deepEqual(await check('pku940-argument', "return await rpc.invoke('getTodo', { todoId } as { todoId: string })"), ['PKU940 critical'])
+  assert.deepEqual(await check('pku940-property', "return (await rpc.invoke('getTodo', { todoId })).title as string"), [])
+  assert.deepEqual(await check('pku940-nested', "return await rpc.invoke('getTodo', { todoId: todoId as string })"), [])
+  assert.deepEqual(await check('pku940-wire', "return (await wire.rpc.invoke('getTodo', { todoId })) as unknown"), [])
+})
+
+/**
+ * The page's share-link function, with `logged` as the fields of its log line. The reference to Node's types stands in
+ * for the rest of the app, which brings them into a real run: without them randomUUID() is `any`, and so is the secret.
+ */
+const shareLinkFile = (logged: string, before = '') =>
+  [
+    '/// <reference types="node" />',
+    "import { randomUUID } from 'node:crypto'",
+    "import { createSecretValue } from '@pikku/core/classification'",
+    "import { pikkuFunc } from '#pikku/function'",
+    'export const createShareLink = pikkuFunc<{ todoId: string }, { url: string }>({',
+    '  func: async ({ logger }, { todoId }) => {',
+    '    const token = createSecretValue(randomUUID())',
+    before,
+    `    logger.info({ message: 'share link created', todoId${logged} })`,
+    '    return { url: `https://todo.example.com/shared/${todoId}?token=${token.reveal()}` }',
+    '  },',
+    '})',
+  ].join('\n')
+
+test('pku953-security-only: a revealed secret passed to logger.info is an error PKU953 only with the security lint; the fixed log line, a copy typed as plain string, or a secret of type any is not reported', async () => {
+  const check = async (name: string, file: string, security: boolean) =>
+    codes((await inspectFiles(name, { 'probe.ts': file }, security ? { classificationCheck: true } : {})).reported)
+  assert.deepEqual(await check('pku953-leak', shareLinkFile(', token: token.reveal()'), true), ['PKU953 error'])
+  assert.deepEqual(await check('pku953-no-lint', shareLinkFile(', token: token.reveal()'), false), [])
+  assert.deepEqual(await check('pku953-fixed', shareLinkFile(''), true), [])
+  assert.deepEqual(await check('pku953-plain-string', shareLinkFile(', token: plain', '    const plain: string = token.reveal()'), true), [])
+  const anyFile = shareLinkFile(', token: loose.reveal()', "    const loose = createSecretValue(JSON.parse('\"x\"'))")
+  assert.deepEqual(await check('pku953-any', anyFile, true), [])
+})
+
+test('pku342-not-raised: in a process with no CLI metadata registered, executeCLI throws a CLIError "CLI program \\"todos\\" not found" with exit code 1, not PKU342', async () => {
+  const { executeCLI, CLIError } = await import('@pikku/core/cli')
+  const { pikkuState } = await import('@pikku/core/state')
+  assert.deepEqual(pikkuState(null, 'cli', 'meta'), { programs: {}, renderers: {} })
+  let created = false
+  await assert.rejects(
+    executeCLI({ programName: 'todos', args: ['list'], createSingletonServices: async () => ((created = true), {}) as never }),
+    (error: unknown) => error instanceof CLIError && error.message === 'CLI program "todos" not found' && error.exitCode === 1,
+  )
+  assert.equal(created, false)
+})
