@@ -3,12 +3,14 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
+import { spawn } from 'node:child_process'
 import type { JWTService } from '@pikku/core/services'
 import { PikkuFastifyServer } from '@pikku/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import { startFastifyApp } from './harness/fastify.js'
-import { assertLoggerStartupOnly, assertStopWaitsForStream, type RunningApp } from './harness/app.js'
+import { assertLoggerStartupOnly, assertStopWaitsForStream, waitFor, type RunningApp } from './harness/app.js'
+import { APP_DIR } from './harness/node-process.js'
 import { withProbeRoute, withRawBytesRoute } from './harness/core-probes.js'
 import { freePort } from './harness/services.js'
 import { bearer, createTestJWT } from './harness/http.js'
@@ -377,4 +379,28 @@ test('sse-hook-headers-dropped: a header a Fastify onRequest hook set with reply
     assert.equal(stream.headers.vary, 'Origin')
     assert.equal(stream.headers['access-control-allow-headers'], 'Content-Type, Authorization, x-api-key')
   })
+})
+
+test('entry-file-signal-exit: src/runtimes/fastify.ts, run as its own process, closes the Fastify app and exits with code 0 on SIGTERM and on SIGINT', async () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const port = await freePort()
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtimes/fastify.ts'], {
+      cwd: APP_DIR,
+      env: { ...process.env, PORT: String(port), NODE_TEST_CONTEXT: undefined },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      const status = () => fetch(`http://localhost:${port}/health`).then((r) => r.status, () => 0)
+      assert.equal(await waitFor(status, (s) => s === 200 || child.exitCode !== null, 60_000), 200, stderr)
+      child.kill(signal)
+      assert.equal(await exited, 0, `${signal}: ${stderr}`)
+      // The server is closed with it: nothing listens on the port any more.
+      assert.equal(await status(), 0)
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    }
+  }
 })
