@@ -894,6 +894,23 @@ test('nextjs-api-options-preflight: pikkuAPIRequest given an OPTIONS preflight r
   assert.equal(response.headers.get('access-control-allow-origin'), 'http://localhost:5173')
 })
 
+test('nextjs-route-without-options-preflight: with the route file\'s exports (no OPTIONS), Next.js 15 answers a preflight itself, 204 with an Allow header and no CORS headers, and pikkuAPIRequest is not called', async () => {
+  const { autoImplementMethods } = await import('next/dist/server/route-modules/app-route/helpers/auto-implement-methods.js')
+  let calls = 0
+  const pikkuAPIRequest = async () => (calls++, new Response(null, { status: 500 }))
+  // app/api/[...route]/route.ts as the page shows it: every method but OPTIONS goes to pikkuAPIRequest.
+  const methods = autoImplementMethods({ GET: pikkuAPIRequest, POST: pikkuAPIRequest, PUT: pikkuAPIRequest, PATCH: pikkuAPIRequest, DELETE: pikkuAPIRequest } as never)
+  const preflight = new Request('http://localhost:3000/api/todos', {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+  })
+  const response = await (methods as unknown as Record<string, (req: Request) => Promise<Response> | Response>).OPTIONS!(preflight)
+  assert.equal(response.status, 204)
+  assert.match(response.headers.get('allow') ?? '', /POST/)
+  assert.equal(response.headers.get('access-control-allow-origin'), null)
+  assert.equal(calls, 0)
+})
+
 test('nextjs-sse-held-until-return: through pikkuAPIRequest (core\'s fetch), an SSE route\'s Response comes back only once its function returns, carrying every event sent meanwhile', async () => {
   const { pikkuAPIRequest } = await import('#pikku/pikku-nextjs.gen.js')
   const { NextRequest } = await import('next/server.js')
