@@ -9,7 +9,7 @@ import { PikkuFastifyServer } from '@pikku/fastify'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import { startFastifyApp } from './harness/fastify.js'
-import { assertLoggerStartupOnly, assertStopWaitsForStream, waitFor, type RunningApp } from './harness/app.js'
+import { assertLoggerStartupOnly, assertStopWaitsForStream, type RunningApp } from './harness/app.js'
 import { APP_DIR } from './harness/node-process.js'
 import { withProbeRoute, withRawBytesRoute } from './harness/core-probes.js'
 import { freePort } from './harness/services.js'
@@ -384,21 +384,28 @@ test('sse-hook-headers-dropped: a header a Fastify onRequest hook set with reply
 test('entry-file-signal-exit: src/runtimes/fastify.ts, run as its own process, closes the Fastify app and exits with code 0 on SIGTERM and on SIGINT', async () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const port = await freePort()
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtimes/fastify.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/behaviour/harness/entry-child.ts', 'src/runtimes/fastify.ts'], {
       cwd: APP_DIR,
       env: { ...process.env, PORT: String(port), NODE_TEST_CONTEXT: undefined },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     })
-    let stderr = ''
-    child.stderr.on('data', (d) => (stderr += d))
+    let output = ''
+    child.stderr.on('data', (d) => (output += d))
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     try {
-      const status = () => fetch(`http://localhost:${port}/health`).then((r) => r.status, () => 0)
-      assert.equal(await waitFor(status, (s) => s === 200 || child.exitCode !== null, 60_000), 200, stderr)
+      // The entry file has run to its end, app.listen() and the signal handlers included.
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          output += d
+          if (output.includes('entry-ready')) resolve()
+        })
+        exited.then(() => reject(new Error(`entry file exited early:\n${output}`)))
+      })
+      assert.equal((await fetch(`http://localhost:${port}/health`)).status, 200)
       child.kill(signal)
-      assert.equal(await exited, 0, `${signal}: ${stderr}`)
+      assert.equal(await exited, 0, `${signal}: ${output}`)
       // The server is closed with it: nothing listens on the port any more.
-      assert.equal(await status(), 0)
+      assert.equal(await fetch(`http://localhost:${port}/health`).then((r) => r.status, () => 0), 0)
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     }
