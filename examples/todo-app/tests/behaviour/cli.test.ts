@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { recordingLogger } from './harness/core-probes.js'
 import { runTempDir } from './harness/temp.js'
 import { inspectFiles } from './harness/inspector.js'
+import { APP_DIR, runNode } from './harness/node-process.js'
 
 const APP = fileURLToPath(new URL('../../', import.meta.url))
 // Inside the app (so its node_modules resolve) and inside .behaviour/ (git-ignored); removed in `after`.
@@ -900,4 +901,29 @@ test('pku-severities: the severity the inspector and the CLI give each PKU code 
   assert.deepEqual(lines.splice(0), ['critical PKU410', 'critical PKU411', 'warn [PKU498] m'])
   processDiagnostics(diagnostics, { servicesNotDestructured: 'warn', wiresNotDestructured: 'off', functionDynamicImport: 'error' }, log)
   assert.deepEqual(lines, ['warn [PKU410] m', 'critical PKU498'])
+})
+
+test('imports-second-target: a #pikku/* import of a generated file that is not a folder (mcp/mcp.gen.json) fails with ERR_MODULE_NOT_FOUND under plain node and under tsx with the imports map alone; tsx finds it once tsconfig.json repeats the map under paths', async () => {
+  const dir = runTempDir('imports')
+  try {
+    mkdirSync(join(dir, '.pikku', 'mcp'), { recursive: true })
+    writeFileSync(join(dir, '.pikku', 'mcp', 'mcp.gen.json'), '{"found":true}')
+    const map = { '#pikku/*.js': './.pikku/*.ts', '#pikku/*': ['./.pikku/*/index.ts', './.pikku/*'] }
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', imports: map }))
+    writeFileSync(join(dir, 'probe.mjs'), "const m = await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })\nconsole.log(JSON.stringify(m.default))\n")
+    const tsx = join(APP_DIR, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs')
+    const plain = await runNode(['probe.mjs'], dir)
+    assert.notEqual(plain.code, 0)
+    assert.match(plain.output, /ERR_MODULE_NOT_FOUND/)
+    const tsxAlone = await runNode(['--import', tsx, 'probe.mjs'], dir)
+    assert.notEqual(tsxAlone.code, 0)
+    assert.match(tsxAlone.output, /ERR_MODULE_NOT_FOUND/)
+    const paths = { '#pikku/*.js': ['./.pikku/*.ts'], '#pikku/*': ['./.pikku/*/index.ts', './.pikku/*'] }
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths } }))
+    const tsxPaths = await runNode(['--import', tsx, 'probe.mjs'], dir)
+    assert.equal(tsxPaths.code, 0, tsxPaths.output)
+    assert.match(tsxPaths.output, /\{"found":true\}/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
