@@ -23,6 +23,8 @@ import { recordingLogger, registerProbe, withProbeRoute, withRawBytesRoute } fro
 import { withEnv } from './harness/env.js'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { APP_DIR } from './harness/node-process.js'
 import { LocalContent } from '@pikku/core/services/local-content'
 import type { HTTPWiringsMeta } from '@pikku/core/http'
 import type { FunctionsMeta } from '@pikku/core/services'
@@ -160,6 +162,16 @@ test('delete-204: a function that returns nothing answers 204 with an empty body
   assert.equal(await response.text(), '')
   const again = await fetch(`${app.url}/todos/${todo.todoId}`, { method: 'DELETE', headers: alice })
   assert.equal(again.status, 404)
+})
+
+test('update-missing-404: PATCH on a to-do id the store does not hold answers 404 NotFoundError, since the store\'s update returns undefined', async () => {
+  const response = await fetch(`${app.url}/todos/t_no_such_todo`, {
+    method: 'PATCH',
+    headers: { ...alice, ...json },
+    body: JSON.stringify({ done: true }),
+  })
+  assert.equal(response.status, 404)
+  assert.equal((await response.json()).name, 'NotFoundError')
 })
 
 test('delete-body-ignored: a DELETE request is read without its body, so a body whose todoId conflicts with the path, plus an unknown key, is not refused and the to-do is deleted', async () => {
@@ -1415,4 +1427,36 @@ test('sse-headers-schema-ordinary-error: on an sse route, a request failing the 
       schemas.delete(schemaName)
     }
   })
+})
+
+test('start-entry-port-sigint: src/start.ts, run as its own process, listens on the PORT environment variable; SIGINT stops it with code 0, while SIGTERM has no handler and kills it', async () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const port = await freePort()
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
+      cwd: APP_DIR,
+      env: { ...process.env, PORT: String(port), NODE_TEST_CONTEXT: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (d) => (output += d))
+    child.stderr.on('data', (d) => (output += d))
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, sig) => resolve({ code, signal: sig })),
+    )
+    try {
+      const status = () => fetch(`http://localhost:${port}/health`).then((r) => r.status, () => 0)
+      assert.equal(await waitFor(status, (s) => s === 200 || child.exitCode !== null, 60_000), 200, output)
+      child.kill(signal)
+      const end = await exited
+      if (signal === 'SIGINT') {
+        assert.deepEqual(end, { code: 0, signal: null }, output)
+        assert.match(output, /Server stopped/)
+      } else {
+        assert.deepEqual(end, { code: null, signal: 'SIGTERM' }, output)
+        assert.doesNotMatch(output, /Stopping server/)
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    }
+  }
 })
