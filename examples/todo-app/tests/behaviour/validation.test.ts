@@ -30,7 +30,7 @@ test('zod-schemas-are-draft-2020: schemas made from zod (secrets, the public RPC
 
 test('generated-schemas-registered: the generated bootstrap registers a JSON Schema made from a function\'s input type and one made from its output type', () => {
   assert.equal(getSchema('CreateTodoInput')?.type, 'object')
-  assert.ok('title' in (getSchema('CreateTodoInput')?.properties ?? {}))
+  assert.ok(Object.hasOwn(getSchema('CreateTodoInput')?.properties ?? {}, 'title'))
   assert.equal(getSchema('ListTodosOutput')?.$schema, 'http://json-schema.org/draft-07/schema#')
 })
 
