@@ -552,7 +552,7 @@ const oversizedFrameEndsChild = async (harnessFile: string) => {
   }
 }
 
-test('ws-default-max-payload: a ws WebSocketServer created without maxPayload accepts messages up to 100 MiB', () => {
+test('ws-default-max-payload: a ws WebSocketServer created without maxPayload has a maxPayload of 100 MiB (104,857,600 bytes)', () => {
   const wss = new WebSocketServer({ noServer: true })
   try {
     assert.equal(wss.options.maxPayload, 100 * 1024 * 1024)
