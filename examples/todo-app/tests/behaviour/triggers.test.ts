@@ -10,6 +10,7 @@ import { wireTriggerSource } from '#pikku/trigger'
 import { pollInbox } from '../../src/triggers/inbox.functions.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { waitFor } from './harness/app.js'
+import { inspectFiles } from './harness/inspector.js'
 
 let app: RunningApp
 let services: any
@@ -243,4 +244,24 @@ test('event-wire-services-throw-unhandled: when building the wire services for a
     factories.createWireServices = original
     await triggers.stop()
   }
+})
+
+test('trigger-wiring-cli-codes: the inspector reports a wiring without func as PKU236, a wireTrigger name given by a constant as PKU118, and a wireTriggerSource name given by a constant not at all', async () => {
+  const header = [
+    "import { pikkuSessionlessFunc } from '@pikku/core'",
+    "import { wireTrigger, wireTriggerSource, pikkuTriggerFunc } from '@pikku/core/trigger'",
+    "export const target = pikkuSessionlessFunc<void, void>({ func: async () => {} })",
+    'export const source = pikkuTriggerFunc<void, void>(async () => () => {})',
+    "const NAME = 'by-constant'",
+  ].join('\n')
+  const wirings = [
+    "wireTrigger({ name: 'no-func' })",
+    "wireTriggerSource({ name: 'no-func' })",
+    'wireTrigger({ name: NAME, func: target })',
+    'wireTriggerSource({ name: NAME, func: source })',
+    "wireTriggerSource({ name: 'by-literal', func: source })",
+  ]
+  const { reported } = await inspectFiles('trigger-codes', { 'probe.ts': [header, ...wirings].join('\n') })
+  // One report per wiring in source order: the last two wirings report nothing.
+  assert.deepEqual(reported.map(({ code }) => code), ['PKU236', 'PKU236', 'PKU118'])
 })
