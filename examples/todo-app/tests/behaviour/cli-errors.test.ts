@@ -3,6 +3,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { inspectFiles } from './harness/inspector.js'
+import { captureConsole } from './harness/core-probes.js'
 
 const codes = (reported: Array<{ code: string; severity: string }>) => reported.map(({ code, severity }) => `${code} ${severity}`)
 
@@ -96,14 +97,17 @@ test('pku953-security-only: a revealed secret passed to logger.info is an error 
   assert.deepEqual(await check('pku953-any', anyFile, true), [])
 })
 
-test('pku342-not-raised: in a process with no CLI metadata registered, executeCLI throws a CLIError "CLI program \\"todos\\" not found" with exit code 1, not PKU342', async () => {
+test('pku342-not-raised: in a process with no CLI metadata registered, executeCLI throws a CLIError "CLI program \\"todos\\" not found" with exit code 1, not PKU342, and prints nothing first', async () => {
   const { executeCLI, CLIError } = await import('@pikku/core/cli')
   const { pikkuState } = await import('@pikku/core/state')
   assert.deepEqual(pikkuState(null, 'cli', 'meta'), { programs: {}, renderers: {} })
   let created = false
-  await assert.rejects(
-    executeCLI({ programName: 'todos', args: ['list'], createSingletonServices: async () => ((created = true), {}) as never }),
-    (error: unknown) => error instanceof CLIError && error.message === 'CLI program "todos" not found' && error.exitCode === 1,
+  const printed = await captureConsole(() =>
+    assert.rejects(
+      executeCLI({ programName: 'todos', args: ['list'], createSingletonServices: async () => ((created = true), {}) as never }),
+      (error: unknown) => error instanceof CLIError && error.message === 'CLI program "todos" not found' && error.exitCode === 1,
+    ),
   )
   assert.equal(created, false)
+  assert.deepEqual(printed, [])
 })
