@@ -191,6 +191,19 @@ test('sqs-worker-by-queue-name: runSQSQueueWorker runs the worker named by the A
   }
 })
 
+test('sqs-discard-processed: runSQSQueueWorker counts a job whose function awaits queue.discard() as processed: it logs the discard and leaves the record out of batchItemFailures', async () => {
+  const infos = collectLogs(getSingletonServices() as never, 'info')
+  try {
+    const result = await lambda.reminders(
+      sqsEvent([{ id: 'm-discard', body: JSON.stringify({ todoId: 'gone-strict' }), queue: 'todo-reminders-strict' }]),
+    )
+    assert.deepEqual(result, { batchItemFailures: [] })
+    assert.ok(infos.lines.includes('SQS job m-discard discarded: Queue job m-discard discarded: to-do gone-strict no longer exists'), infos.lines.join('\n'))
+  } finally {
+    infos.restore()
+  }
+})
+
 test('sqs-unknown-queue-fails: a record from a queue no worker is wired to is reported as failed', async () => {
   const result = await lambda.reminders(sqsEvent([{ id: 'm-other', body: '{}', queue: 'todo-other' }]))
   assert.deepEqual(result, { batchItemFailures: [{ itemIdentifier: 'm-other' }] })
