@@ -159,3 +159,20 @@ test('pku573-group-auth-inherited: a pikkuFunc on a route of a wireHTTPRoutes gr
   }
   assert.deepEqual(found, { inherited: ['PKU573 critical'], overridden: [], inline: [] })
 })
+
+test('pku679-func-form: a pikkuScenario whose func is a function expression, or an arrow function kept in a const and passed by name, is a critical PKU679; the same body as an arrow function written in place is not reported', async () => {
+  const body = "await scenario.then('Alice sees it done', 'seesTodoDone', { todoId: 't1' })"
+  const forms: Record<string, string> = {
+    inPlace: `export const probe = pikkuScenario<void, void>({ description: 'probe', func: async (_services, _data, { scenario }) => { ${body} } })`,
+    functionExpression: `export const probe = pikkuScenario<void, void>({ description: 'probe', func: async function (_services, _data, { scenario }) { ${body} } })`,
+    constant: `const run = async (_services: any, _data: void, { scenario }: any) => { ${body} }\nexport const probe = pikkuScenario<void, void>({ description: 'probe', func: run })`,
+  }
+  const found: Record<string, string[]> = {}
+  for (const [name, source] of Object.entries(forms)) {
+    const { reported } = await inspectFiles(`pku679-${name}`, {
+      'probe.scenario.ts': `import { pikkuScenario } from '#pikku/scenarios'\n${source}\n`,
+    })
+    found[name] = codes(reported).filter((c) => c.startsWith('PKU679'))
+  }
+  assert.deepEqual(found, { inPlace: [], functionExpression: ['PKU679 critical'], constant: ['PKU679 critical'] })
+})
