@@ -575,3 +575,21 @@ test('invoke-global-middleware-again: global middleware runs once for the caller
     delete rpcMeta.globalTwiceTarget
   }
 })
+
+test('page-todos-first-twenty: pageTodos with done: true answers twenty of the caller\'s done to-dos and a nextCursor, so the twenty-first is not on the first page', async () => {
+  const erinToken = await (await createJWTService(secrets)).encode({ value: 1, unit: 'hour' }, { userId: 'erin' })
+  const ids: string[] = []
+  try {
+    for (let i = 1; i <= 21; i++)
+      ids.push((await app.services.todoStore.create({ ownerId: 'erin', title: `Done ${i}`, done: true })).todoId)
+    const rpc = new PikkuRPC()
+    rpc.setServerUrl(app.url)
+    rpc.setAuthorizationJWT(erinToken)
+    const { todos, nextCursor } = await rpc.invoke('pageTodos', { done: true })
+    assert.equal(todos.length, 20)
+    assert.equal(nextCursor, '20')
+    assert.ok(!todos.some((todo) => todo.todoId === ids[20]))
+  } finally {
+    for (const id of ids) await app.services.todoStore.remove(id)
+  }
+})
