@@ -204,3 +204,23 @@ test('pku146-model-as-written: an agent model with no "/" that is not a key of m
     otherCase: ['PKU146 critical'],
   })
 })
+
+test('pku910-security-only: a pikkuFunc whose return type holds a Secret field is an error PKU910 only with the security lint, and is the only code reported then; a Private field from a pikkuFunc is not reported', async () => {
+  const member = (fields: string) =>
+    [
+      "import type { Private, Secret } from '@pikku/core/classification'",
+      "import { pikkuFunc } from '#pikku/function'",
+      `interface TeamMember { userId: string; ${fields} }`,
+      'declare function loadMember(userId: string): Promise<TeamMember>',
+      'export const getMember = pikkuFunc<{ userId: string }, Readonly<TeamMember>>({',
+      "  description: 'Fetch a team member',",
+      '  func: async (_services, { userId }) => loadMember(userId),',
+      '})',
+    ].join('\n')
+  const run = async (name: string, file: string, security: boolean) =>
+    codes((await inspectFiles(name, { 'probe.functions.ts': file }, security ? { classificationCheck: true } : {})).reported)
+  const leaking = member('email: Private<string>; apiKeyHash: Secret<string>')
+  assert.deepEqual(await run('pku910-plain', leaking, false), [])
+  assert.deepEqual(await run('pku910-security', leaking, true), ['PKU910 error'])
+  assert.deepEqual(await run('pku910-private', member('email: Private<string>'), true), [])
+})
