@@ -373,6 +373,41 @@ test('json-logger-error-meta: JsonConsoleLogger prints an Error passed after the
   assert.equal(lines[1], '{"level":"audit","traceId":"from-the-object","todoId":"t_1"}')
 })
 
+test('pino-critical-level-throws: a Pino logger given the name of LogLevel.critical, as PinoLogger.setLevel does, throws "unknown level critical"; the name of LogLevel.error is accepted', async () => {
+  const { pino } = await import('pino')
+  const logger = pino({ enabled: false })
+  // PinoLogger.setLevel (read from @pikku/pino 0.12.4): this.pino.level = LogLevel[level]
+  assert.throws(() => { logger.level = LogLevel[LogLevel.critical] }, { message: 'unknown level critical' })
+  logger.level = LogLevel[LogLevel.error]
+  assert.equal(logger.level, 'error')
+})
+
+test('logger-secret-type-error: passing a SecretValue, or a promise of one, to a Logger method fails to compile; the revealed value compiles', async () => {
+  // Inside the app's folder, so that @pikku/core resolves to the app's own copy.
+  const dir = join(APP_DIR, '.behaviour', `logger-secret-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  try {
+    const compilerOptions = { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, skipLibCheck: true, types: [] }
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['secret.ts', 'promised.ts', 'revealed.ts'] }))
+    const head = [
+      "import type { Logger } from '@pikku/core/services'",
+      "import { createSecretValue } from '@pikku/core/classification'",
+      "export const log = (logger: Logger) => {",
+      "  const token = createSecretValue('do-not-print')",
+    ].join('\n')
+    writeFileSync(join(dir, 'secret.ts'), `${head}\n  logger.info('token', token)\n}\n`)
+    writeFileSync(join(dir, 'promised.ts'), `${head}\n  logger.info({ token: Promise.resolve(token) })\n}\n`)
+    writeFileSync(join(dir, 'revealed.ts'), `${head}\n  logger.info('token', token.reveal())\n}\n`)
+    const { code, output } = await runNode([join(APP_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir])
+    assert.notEqual(code, 0)
+    assert.match(output, /secret\.ts\(5,\d+\): error TS\d+/)
+    assert.match(output, /promised\.ts\(5,\d+\): error TS\d+/)
+    assert.doesNotMatch(output, /revealed\.ts\(/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('http-logs-trace-id: the HTTP runner scopes its error lines with the request id (x-request-id), but not every line it logs', async () => {
   app.services.logger.setLevel(LogLevel.info)
   let response: Response | undefined
