@@ -204,7 +204,7 @@ test('reply-echoes-action: a routed message runs the function and its reply carr
   assert.deepEqual(fetched, { ...created, action: 'getTodo' })
 })
 
-test('reply-shapes: a routed function that returns nothing is answered with the bare key, a primitive with the key and result, an array with the bare array', async () => {
+test('reply-shapes: a routed function that returns nothing is answered with the bare key, a primitive (a number or a string) with the key and result, an array with the bare array', async () => {
   const c = await signedIn('rosa')
   const returning = (value: unknown) => (): RegisteredFunc => async () => value
   await withWrappedFunction('listTodos', returning(undefined), async () => {
@@ -212,6 +212,9 @@ test('reply-shapes: a routed function that returns nothing is answered with the 
   })
   await withWrappedFunction('listTodos', returning(3), async () => {
     assert.deepEqual(await c.call('listTodos'), { action: 'listTodos', result: 3 })
+  })
+  await withWrappedFunction('listTodos', returning('done'), async () => {
+    assert.deepEqual(await c.call('listTodos'), { action: 'listTodos', result: 'done' })
   })
   await withWrappedFunction('listTodos', returning(['a', 'b']), async () => {
     const from = c.frames.length
