@@ -111,3 +111,40 @@ test('pku342-not-raised: in a process with no CLI metadata registered, executeCL
   assert.equal(created, false)
   assert.deepEqual(printed, [])
 })
+
+/** The PKU9xx codes the addon checks reported for one source file, inspected as an addon package or as an app. */
+const addonBanCodes = async (name: string, text: string, isAddon = true) =>
+  codes((await inspectFiles(name, { 'probe.ts': text }, { isAddon })).reported).filter((c) => /^PKU92[01] /.test(c))
+
+test('pku920-addon-wiring: in an addon, a call written as wireHTTP(...) or wireAddon(...) is a critical PKU920; a renamed import, core.wireHTTP(...), a wire* name outside the list, or the same call in an app is not reported', async () => {
+  const route = "{ method: 'get', route: '/probe', func: probe, auth: false }"
+  const probe = "import { pikkuSessionlessFunc } from '#pikku/function'\nconst probe = pikkuSessionlessFunc<void, void>({ func: async () => {} })\n"
+  const wireHTTP = `${probe}import { wireHTTP } from '#pikku/http'\nwireHTTP(${route})\n`
+  const wireAddon = "import { wireAddon } from '@pikku/core/addon'\nwireAddon({ name: 'mail', package: '@todo-app/mail-addon' })\n"
+  assert.deepEqual(await addonBanCodes('pku920-http', wireHTTP), ['PKU920 critical'])
+  assert.deepEqual(await addonBanCodes('pku920-addon', wireAddon), ['PKU920 critical'])
+  assert.deepEqual(await addonBanCodes('pku920-renamed', `${probe}import { wireHTTP as wire } from '#pikku/http'\nwire(${route})\n`), [])
+  assert.deepEqual(await addonBanCodes('pku920-object', `${probe}import * as core from '#pikku/http'\ncore.wireHTTP(${route})\n`), [])
+  assert.deepEqual(await addonBanCodes('pku920-unlisted', "declare const wireAgentScorerQueueWorkers: (x: unknown) => void\nwireAgentScorerQueueWorkers({})\n"), [])
+  assert.deepEqual(await addonBanCodes('pku920-app', wireAddon, false), [])
+})
+
+test('pku921-addon-contract: in an addon, middleware: or permissions: written inside a defineHTTPRoutes call, on a route or on the group, is a critical PKU921; a contract passed as a variable, a shorthand { middleware }, or the same contract in an app is not reported', async () => {
+  const head = [
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    "import { pikkuMiddleware } from '@pikku/core/middleware'",
+    "import { defineHTTPRoutes } from '#pikku/http'",
+    'const probe = pikkuSessionlessFunc<void, void>({ func: async () => {} })',
+    'const middleware = [pikkuMiddleware(async (_services, _wire, next) => next())]',
+    '',
+  ].join('\n')
+  const onRoute = `${head}export const c = defineHTTPRoutes({ routes: { p: { method: 'post', route: '/p', func: probe, middleware: [] } } })\n`
+  const onGroup = `${head}export const c = defineHTTPRoutes({ basePath: '/x', permissions: {}, routes: { p: { method: 'post', route: '/p', func: probe } } })\n`
+  assert.deepEqual(await addonBanCodes('pku921-route', onRoute), ['PKU921 critical'])
+  assert.deepEqual(await addonBanCodes('pku921-group', onGroup), ['PKU921 critical'])
+  const variable = `${head}const contract = { routes: { p: { method: 'post', route: '/p', func: probe, middleware: [] } } } as const\nexport const c = defineHTTPRoutes(contract as never)\n`
+  assert.deepEqual(await addonBanCodes('pku921-variable', variable), [])
+  const shorthand = `${head}export const c = defineHTTPRoutes({ routes: { p: { method: 'post', route: '/p', func: probe, middleware } } })\n`
+  assert.deepEqual(await addonBanCodes('pku921-shorthand', shorthand), [])
+  assert.deepEqual(await addonBanCodes('pku921-app', onRoute, false), [])
+})
