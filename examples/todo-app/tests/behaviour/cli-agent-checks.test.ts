@@ -2,9 +2,7 @@
 // cli-errors.test.ts so that each file stays within the suite's per-file time limit.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { inspectFiles } from './harness/inspector.js'
-
-const codes = (reported: Array<{ code: string; severity: string }>) => reported.map(({ code, severity }) => `${code} ${severity}`)
+import { codes, inspectFiles } from './harness/inspector.js'
 
 test('pku146-model-as-written: an agent model with no "/" that is not a key of modelAliases is a critical PKU146, even a constant holding "openai/gpt-4o-mini"; "openai/gpt-4o-mini" written out, or an alias the table has, passes', async () => {
   const agent = (model: string) =>

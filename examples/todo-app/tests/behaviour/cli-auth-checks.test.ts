@@ -2,9 +2,7 @@
 // cli-errors.test.ts so that each file stays within the suite's per-file time limit.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { inspectFiles } from './harness/inspector.js'
-
-const codes = (reported: Array<{ code: string; severity: string }>) => reported.map(({ code, severity }) => `${code} ${severity}`)
+import { codes, inspectFiles } from './harness/inspector.js'
 
 test('pku574-gates-read-in-place: an exposed sessionless function whose only gate is a permissions variable, a scopes entry held in a constant, or an arrow function written in place in permissions gets the warn PKU574; permissions naming a pikkuPermission, or scopes written as a string literal, silence it', async () => {
   const head = [

@@ -2,10 +2,8 @@
 // inspector that `pikku all` uses (harness/inspector.ts).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { inspectFiles } from './harness/inspector.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 import { captureConsole } from './harness/core-probes.js'
-
-const codes = (reported: Array<{ code: string; severity: string }>) => reported.map(({ code, severity }) => `${code} ${severity}`)
 
 /** A pikkuWorkflowFunc whose body is `body`, with its input named `input` unless `param` says otherwise. */
 const workflowFile = (body: string, param = 'input') =>

@@ -2,9 +2,7 @@
 // cli-errors.test.ts so that each file stays within the suite's per-file time limit.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { inspectFiles } from './harness/inspector.js'
-
-const codes = (reported: Array<{ code: string; severity: string }>) => reported.map(({ code, severity }) => `${code} ${severity}`)
+import { codes, inspectFiles } from './harness/inspector.js'
 
 test('pku679-func-form: a pikkuScenario whose func is a function expression, or an arrow function kept in a const and passed by name, is a critical PKU679; the same body as an arrow function written in place is not reported', async () => {
   const body = "await scenario.then('Alice sees it done', 'seesTodoDone', { todoId: 't1' })"

@@ -32,3 +32,6 @@ export const inspectFiles = async (name: string, files: Record<string, string>, 
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/** The reported codes as `'<code> <severity>'` strings, in order, for one deepEqual. */
+export const codes = (reported: Array<{ code: string; severity: string }>) => reported.map(({ code, severity }) => `${code} ${severity}`)
