@@ -261,7 +261,11 @@ test('trigger-wiring-cli-codes: the inspector reports a wiring without func as P
     'wireTriggerSource({ name: NAME, func: source })',
     "wireTriggerSource({ name: 'by-literal', func: source })",
   ]
-  const { reported } = await inspectFiles('trigger-codes', { 'probe.ts': [header, ...wirings].join('\n') })
-  // One report per wiring in source order: the last two wirings report nothing.
-  assert.deepEqual(reported.map(({ code }) => code), ['PKU236', 'PKU236', 'PKU118'])
+  // Each wiring is inspected on its own, so that every code is tied to the wiring that raised it.
+  const codes: string[][] = []
+  for (const wiring of wirings) {
+    const { reported } = await inspectFiles('trigger-codes', { 'probe.ts': [header, wiring].join('\n') })
+    codes.push(reported.map(({ code }) => code))
+  }
+  assert.deepEqual(codes, [['PKU236'], ['PKU236'], ['PKU118'], [], []])
 })
