@@ -97,10 +97,11 @@ test('local-secret-overrides: setSecret stores an override that wins over the en
   assert.deepEqual(Object.keys(some), ['REMINDER_EMAIL_API_KEY'])
 })
 
-test('secret-value-redacted: a secret serializes as "[secret]" and refuses string coercion', async () => {
+test('secret-value-redacted: a secret serializes as "[secret]" and refuses string coercion, in a template literal or a concatenation', async () => {
   const secret = await secretsFrom({ JWT_SECRET: 'do-not-print' }).getSecret('JWT_SECRET')
   assert.equal(JSON.stringify({ secret }), '{"secret":"[secret]"}')
   assert.throws(() => `${secret}`, { name: 'SecretCoercionError' })
+  assert.throws(() => 'token: ' + secret, { name: 'SecretCoercionError' })
 })
 
 test('typed-optional-undefined: the typed getSecret resolves undefined for an unset optional secret and throws for a required one', async () => {
