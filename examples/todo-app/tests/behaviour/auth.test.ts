@@ -175,7 +175,7 @@ test('bearer-then-cookie-last-wins: with a bearer token and a cookie, the cookie
   assert.equal(body.ownerId, 'u_bob')
 })
 
-test('no-jwt-service-403: with no jwt service, a valid bearer token, cookie or API key is ignored and the call answers 403', async () => {
+test('no-jwt-service-403: with no jwt service, a valid bearer token, cookie or API key is ignored and the call answers 403; an Authorization header with another scheme still answers 401', async () => {
   const services = app.services as { jwt?: JWTService }
   const saved = services.jwt
   delete services.jwt
@@ -191,6 +191,10 @@ test('no-jwt-service-403: with no jwt service, a valid bearer token, cookie or A
       assert.equal(status, 403)
       assert.equal(body.message, 'Authentication required')
     }
+    // authBearer checks the scheme before it looks for the jwt service.
+    const malformed = await createdBy({ authorization: 'Basic dXNlcjpwYXNz' })
+    assert.equal(malformed.status, 401)
+    assert.equal(malformed.body.name, 'InvalidSessionError')
   } finally {
     services.jwt = saved
   }
