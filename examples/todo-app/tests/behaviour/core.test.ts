@@ -114,22 +114,31 @@ test('primitive-input-missing-schema: a function whose recorded input schema is 
   await assert.rejects(numberResult, (error: unknown) => error instanceof MissingSchemaError && error.message.includes("Schema 'number' not found"))
 })
 
-test('core-root-no-error-classes: importing NotFoundError from the bare @pikku/core entry fails to compile with TS2305; the same import from @pikku/core/errors compiles', async () => {
-  // Inside the app's folder, so that @pikku/core resolves to the app's own copy.
-  const dir = join(APP_DIR, '.behaviour', `core-root-errors-${process.pid}`)
+/**
+ * Compiles `files` (name: source text) with the app's TypeScript, strict, in a scratch folder inside the app (so that
+ * @pikku/core resolves to the app's own copy), then removes the folder; the exit code and tsc's output.
+ */
+const compileScratch = async (name: string, files: Record<string, string>) => {
+  const dir = join(APP_DIR, '.behaviour', `${name}-${process.pid}`)
   mkdirSync(dir, { recursive: true })
   try {
     const compilerOptions = { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, skipLibCheck: true, types: [] }
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['bare.ts', 'leaf.ts'] }))
-    writeFileSync(join(dir, 'bare.ts'), "import { NotFoundError } from '@pikku/core'\nexport const bare = NotFoundError\n")
-    writeFileSync(join(dir, 'leaf.ts'), "import { NotFoundError } from '@pikku/core/errors'\nexport const leaf = NotFoundError\n")
-    const { code, output } = await runNode([join(APP_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir])
-    assert.notEqual(code, 0)
-    assert.match(output, /bare\.ts\(1,10\): error TS2305: Module '"@pikku\/core"' has no exported member 'NotFoundError'\./)
-    assert.doesNotMatch(output, /leaf\.ts\(/)
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: Object.keys(files) }))
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
+    return await runNode([join(APP_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir])
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+test('core-root-no-error-classes: importing NotFoundError from the bare @pikku/core entry fails to compile with TS2305; the same import from @pikku/core/errors compiles', async () => {
+  const { code, output } = await compileScratch('core-root-errors', {
+    'bare.ts': "import { NotFoundError } from '@pikku/core'\nexport const bare = NotFoundError\n",
+    'leaf.ts': "import { NotFoundError } from '@pikku/core/errors'\nexport const leaf = NotFoundError\n",
+  })
+  assert.notEqual(code, 0)
+  assert.match(output, /bare\.ts\(1,10\): error TS2305: Module '"@pikku\/core"' has no exported member 'NotFoundError'\./)
+  assert.doesNotMatch(output, /leaf\.ts\(/)
 })
 
 test('function-not-found: the runner asked for an unregistered name throws "Function not found: <name>"', async () => {
@@ -383,29 +392,21 @@ test('pino-critical-level-throws: a Pino logger given the name of LogLevel.criti
 })
 
 test('logger-secret-type-error: passing a SecretValue, or a promise of one, to a Logger method fails to compile; the revealed value compiles', async () => {
-  // Inside the app's folder, so that @pikku/core resolves to the app's own copy.
-  const dir = join(APP_DIR, '.behaviour', `logger-secret-${process.pid}`)
-  mkdirSync(dir, { recursive: true })
-  try {
-    const compilerOptions = { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, skipLibCheck: true, types: [] }
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['secret.ts', 'promised.ts', 'revealed.ts'] }))
-    const head = [
-      "import type { Logger } from '@pikku/core/services'",
-      "import { createSecretValue } from '@pikku/core/classification'",
-      "export const log = (logger: Logger) => {",
-      "  const token = createSecretValue('do-not-print')",
-    ].join('\n')
-    writeFileSync(join(dir, 'secret.ts'), `${head}\n  logger.info('token', token)\n}\n`)
-    writeFileSync(join(dir, 'promised.ts'), `${head}\n  logger.info({ token: Promise.resolve(token) })\n}\n`)
-    writeFileSync(join(dir, 'revealed.ts'), `${head}\n  logger.info('token', token.reveal())\n}\n`)
-    const { code, output } = await runNode([join(APP_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir])
-    assert.notEqual(code, 0)
-    assert.match(output, /secret\.ts\(5,\d+\): error TS\d+/)
-    assert.match(output, /promised\.ts\(5,\d+\): error TS\d+/)
-    assert.doesNotMatch(output, /revealed\.ts\(/)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+  const head = [
+    "import type { Logger } from '@pikku/core/services'",
+    "import { createSecretValue } from '@pikku/core/classification'",
+    "export const log = (logger: Logger) => {",
+    "  const token = createSecretValue('do-not-print')",
+  ].join('\n')
+  const { code, output } = await compileScratch('logger-secret', {
+    'secret.ts': `${head}\n  logger.info('token', token)\n}\n`,
+    'promised.ts': `${head}\n  logger.info({ token: Promise.resolve(token) })\n}\n`,
+    'revealed.ts': `${head}\n  logger.info('token', token.reveal())\n}\n`,
+  })
+  assert.notEqual(code, 0)
+  assert.match(output, /secret\.ts\(5,\d+\): error TS\d+/)
+  assert.match(output, /promised\.ts\(5,\d+\): error TS\d+/)
+  assert.doesNotMatch(output, /revealed\.ts\(/)
 })
 
 test('http-logs-trace-id: the HTTP runner scopes its error lines with the request id (x-request-id), but not every line it logs', async () => {
