@@ -45,6 +45,22 @@ const sseEvents = async (response: Response) =>
 /** The CUSTOM pikku:approval-request event a streamed run sends when it stops for approval, if any. */
 const approvalRequest = (events: any[]) => events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request')
 
+/**
+ * Runs `fn` with fields of the registered todoAssistant replaced (`change` gets the agent and returns the new values),
+ * then puts the old values back, whether `fn` passed or threw.
+ */
+const withAgentFields = async (change: (agent: any) => Record<string, unknown>, fn: () => Promise<void>) => {
+  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
+  const values = change(agent)
+  const saved = Object.fromEntries(Object.keys(values).map((key) => [key, agent[key]]))
+  Object.assign(agent, values)
+  try {
+    await fn()
+  } finally {
+    Object.assign(agent, saved)
+  }
+}
+
 const stream = async (userId: string, path: string, body: unknown) =>
   fetch(`${app.url}${path}`, {
     method: 'POST',
@@ -637,16 +653,11 @@ test('history-orphan-tool-result-working-memory: when lastMessages cuts between 
   assert.equal(withMemory[0].role, 'tool')
   assert.equal(withMemory[0].content[0].toolName, 'listTodos')
   // Working memory off, on a thread cut the same way: the leading orphan is dropped and the history starts with a user message.
-  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
-  const memory = agent.memory
-  agent.memory = { ...memory, workingMemory: undefined }
-  try {
+  await withAgentFields((agent) => ({ memory: { ...agent.memory, workingMemory: undefined } }), async () => {
     const withoutMemory = await cutThread('alice-orphan-result-no-memory')
     assert.equal(withoutMemory[0].role, 'user')
     assert.ok(!withoutMemory.some((m) => m.role === 'tool'))
-  } finally {
-    agent.memory = memory
-  }
+  })
 })
 
 test('working-memory-invalid: an update that fails the schema is logged as a warning and dropped', async () => {
@@ -1035,11 +1046,9 @@ test('approval-policy-not-kept-on-resume: requiresToolApproval passed to stream 
 })
 
 test('model-error-streamed-completed: a model call that fails in a streamed run sends RUN_ERROR, yet the run is recorded completed and onError does not run; a run that is not streamed fails and reaches onError', async () => {
-  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
-  const middleware = agent.agentMiddleware
   const seen: string[] = []
-  agent.agentMiddleware = [...middleware, { onError: async (_services: unknown, { error }: { error: Error }) => { seen.push(error.message) } }]
-  try {
+  const onError = { onError: async (_services: unknown, { error }: { error: Error }) => { seen.push(error.message) } }
+  await withAgentFields((agent) => ({ agentMiddleware: [...agent.agentMiddleware, onError] }), async () => {
     model.answer(() => {
       throw new Error('model is down')
     })
@@ -1057,39 +1066,27 @@ test('model-error-streamed-completed: a model call that fails in a streamed run 
     const response = await ask('alice', 'Hi', 'alice-model-down-waiting')
     assert.equal(response.status, 500)
     assert.deepEqual(seen, ['model is down'])
-  } finally {
-    agent.agentMiddleware = middleware
-  }
+  })
 })
 
 test('tool-hooks-order: beforeToolCall hooks run in list order and afterToolCall hooks in reverse, so the first middleware wraps the others', async () => {
-  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
-  const middleware = agent.agentMiddleware
   const seen: string[] = []
   const hooks = (name: string) => ({
     beforeToolCall: async () => void seen.push(`before ${name}`),
     afterToolCall: async () => void seen.push(`after ${name}`),
   })
-  agent.agentMiddleware = [...middleware, hooks('A'), hooks('B')]
-  try {
+  await withAgentFields((agent) => ({ agentMiddleware: [...agent.agentMiddleware, hooks('A'), hooks('B')] }), async () => {
     model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'Done.' })
     assert.equal((await ask('alice', 'List', 'alice-hook-order')).status, 200)
-  } finally {
-    agent.agentMiddleware = middleware
-  }
+  })
   assert.deepEqual(seen, ['before A', 'before B', 'after B', 'after A'])
 })
 
 test('org-scope-no-org-403: an agent with sessionScope "org" refuses a session without an orgId with 403 before the model is called', async () => {
-  const agent: any = pikkuState(null, 'agent', 'agents').get('todoAssistant')
-  const scope = agent.sessionScope
-  agent.sessionScope = 'org'
-  try {
+  await withAgentFields(() => ({ sessionScope: 'org' }), async () => {
     const response = await ask('alice', 'Hi', 'alice-org-scope')
     assert.equal(response.status, 403)
     assert.equal((await response.json()).message, 'This agent is org-scoped but the session has no organization')
     assert.equal(model.calls.length, 0)
-  } finally {
-    agent.sessionScope = scope
-  }
+  })
 })
