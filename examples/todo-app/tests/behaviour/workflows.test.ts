@@ -52,6 +52,59 @@ const loggedErrors = async (body: (errors: string[]) => Promise<void>): Promise<
   return errors
 }
 
+/**
+ * Registers, for one test, a DSL workflow named `name` with the body `func`, and the step functions `steps` (name:
+ * function, sessionless, with `workflowQueued` where set), as the generated files would register them; `use` runs
+ * with the workflow's name, and all of it is removed after.
+ */
+const withProbeWorkflow = async (
+  name: string,
+  func: (services: any, input: any, wire: any) => Promise<unknown>,
+  use: (name: string) => Promise<void>,
+  steps: Record<string, { func: RegisteredFunc; workflowQueued?: boolean }> = {},
+) => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const { addWorkflow } = await import('@pikku/core/workflow')
+  const { addFunction } = await import('@pikku/core/function')
+  const workflowsMeta = pikkuState(null, 'workflows', 'meta') as Record<string, any>
+  const functionsMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  const rpcMeta = pikkuState(null, 'rpc', 'meta') as Record<string, string>
+  workflowsMeta[name] = { name, pikkuFuncId: name, source: 'dsl', graphHash: `${name}-hash` }
+  functionsMeta[name] = { pikkuFuncId: name, sessionless: true, inputSchemaName: null, outputSchemaName: null }
+  addWorkflow(name, { func } as never)
+  for (const [stepName, step] of Object.entries(steps)) {
+    addFunction(stepName, { func: step.func } as never)
+    functionsMeta[stepName] = { pikkuFuncId: stepName, sessionless: true, inputSchemaName: null, outputSchemaName: null, workflowQueued: step.workflowQueued }
+    rpcMeta[stepName] = stepName
+  }
+  try {
+    await use(name)
+  } finally {
+    delete workflowsMeta[name]
+    delete functionsMeta[name]
+    pikkuState(null, 'workflows', 'registrations').delete(name)
+    pikkuState(null, 'function', 'functions').delete(name)
+    for (const stepName of Object.keys(steps)) {
+      delete functionsMeta[stepName]
+      delete rpcMeta[stepName]
+      pikkuState(null, 'function', 'functions').delete(stepName)
+    }
+  }
+}
+
+/** Core's error registry, which maps an error class to its HTTP status; the package does not export it by name. */
+const errorStatuses = () => import(new URL('./error-handler.js', import.meta.resolve('@pikku/core/errors')).href)
+
+/** Starts the probe workflow `name` inline; the run's id and, if the start rejected, its error's message. */
+const startProbe = async (name: string, input: unknown = {}, wire: Record<string, unknown> = { type: 'test' }) => {
+  const started = await services.workflowService.startWorkflow(name, input, wire, rpcFor(services)).then(
+    ({ runId }: { runId: string }) => ({ runId, rejected: undefined as string | undefined }),
+    (error: Error) => ({ runId: undefined as string | undefined, rejected: error.message }),
+  )
+  const runId = started.runId ?? (await services.workflowService.listRuns({ workflowName: name }))[0].id
+  return { runId: runId as string, rejected: started.rejected }
+}
+
 test('http-start-parks-at-sleep: POST /todos/:todoId/reminder returns a run id once the run reaches its sleep', async () => {
   const todo = await newTodo('alice', 'Dentist')
   const started = await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)
@@ -104,6 +157,14 @@ test('run-owner-only-403: another user reading a reminder run gets 403', async (
 test('run-unknown-404: reading a run id the service does not hold answers 404', async () => {
   const response = await app.call('alice', 'GET', `/reminder-runs/${crypto.randomUUID()}`)
   assert.equal(response.status, 404)
+})
+
+test('run-not-found-404: continuing a run the service does not hold throws WorkflowRunNotFoundError, a 404', async () => {
+  const { WorkflowRunNotFoundError } = await import('@pikku/core/workflow')
+  const { getErrorResponse } = await errorStatuses()
+  const error = await services.workflowService.runWorkflowJob(crypto.randomUUID(), rpcFor(services)).catch((e: Error) => e)
+  assert.ok(error instanceof WorkflowRunNotFoundError)
+  assert.equal(getErrorResponse(error)?.status, 404)
 })
 
 test('start-needs-todo-owner-403: starting the reminder of another user\'s to-do answers 403', async () => {
@@ -236,6 +297,133 @@ test('step-retries-exhausted: with retries 3 a failing step is called three time
   }
 })
 
+test('step-retries-zero-one-call: with retries 0 or 1 a failing step is called once, with no retry, and the run fails', async () => {
+  for (const retries of [0, 1]) {
+    let calls = 0
+    const flaky = async () => {
+      calls++
+      throw new Error('flaky down')
+    }
+    await withProbeWorkflow(
+      `retriesProbe${retries}`,
+      async (_services, _input, { workflow }) => workflow.do('Flaky', 'probeFlakyStep', {}, { retries }),
+      async (name) => {
+        const { runId, rejected } = await startProbe(name)
+        assert.deepEqual([retries, calls, rejected], [retries, 1, 'flaky down'])
+        assert.equal((await services.workflowService.getRun(runId)).status, 'failed')
+        const history = await services.workflowService.getRunHistory(runId)
+        assert.deepEqual(history.map((s: any) => [s.stepName, s.attemptCount, s.status]), [['Flaky', 1, 'failed']])
+      },
+      { probeFlakyStep: { func: flaky } },
+    )
+  }
+})
+
+test('step-onerror-inline-not-called: a step retried in the process running the body fails the run without calling its onError function', async () => {
+  let compensated = 0
+  await withProbeWorkflow(
+    'onErrorInlineProbe',
+    async (_services, _input, { workflow }) => workflow.do('Charge', 'probeChargeStep', {}, { retries: 2, onError: 'probeRefundStep' }),
+    async (name) => {
+      const { runId, rejected } = await startProbe(name)
+      assert.equal(rejected, 'card declined')
+      assert.equal((await services.workflowService.getRun(runId)).status, 'failed')
+      assert.equal(compensated, 0)
+      const history = await services.workflowService.getRunHistory(runId)
+      assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['Charge', 'failed'], ['Charge', 'failed']])
+    },
+    {
+      probeChargeStep: { func: async () => { throw new Error('card declined') } },
+      probeRefundStep: { func: async () => { compensated++ } },
+    },
+  )
+})
+
+test('step-name-ordinals: a step name reached again in one run is recorded as name#1, name#2', async () => {
+  await withProbeWorkflow(
+    'stepOrdinalsProbe',
+    async (_services, input, { workflow }) => {
+      const seen: unknown[] = []
+      for (const n of input.items) seen.push(await workflow.do('Check', 'probeEchoStep', { n }))
+      return seen
+    },
+    async (name) => {
+      const { runId, rejected } = await startProbe(name, { items: [1, 2, 3] })
+      assert.equal(rejected, undefined)
+      const history = await services.workflowService.getRunHistory(runId)
+      assert.deepEqual(history.map((s: any) => [s.stepName, s.result]), [['Check', { n: 1 }], ['Check#1', { n: 2 }], ['Check#2', { n: 3 }]])
+      assert.deepEqual((await services.workflowService.getRun(runId)).output, [{ n: 1 }, { n: 2 }, { n: 3 }])
+    },
+    { probeEchoStep: { func: async (_services, data) => data } },
+  )
+})
+
+test('step-wire-workflow-step: a do step\'s function gets workflowStep with runId, stepId, attemptCount, invocationId (the same on a retry) and fromInvocationId; the in-memory store gives a retry a new stepId', async () => {
+  const seen: Record<string, any[]> = { first: [], second: [] }
+  let secondCalls = 0
+  await withProbeWorkflow(
+    'stepWireProbe',
+    async (_services, _input, { workflow }) => {
+      await workflow.do('First', 'probeFirstStep', {})
+      await workflow.do('Second', 'probeSecondStep', {}, { retries: 2 })
+    },
+    async (name) => {
+      const { runId, rejected } = await startProbe(name)
+      assert.equal(rejected, undefined)
+      const [first] = seen.first
+      assert.deepEqual([first.runId, first.attemptCount, first.fromInvocationId, typeof first.stepId], [runId, 1, undefined, 'string'])
+      assert.deepEqual(seen.second.map((w) => w.attemptCount), [1, 2])
+      assert.equal(seen.second[0].invocationId, seen.second[1].invocationId)
+      assert.notEqual(seen.second[0].invocationId, first.invocationId)
+      assert.deepEqual(seen.second.map((w) => w.fromInvocationId), [first.invocationId, first.invocationId])
+      assert.notEqual(seen.second[0].stepId, seen.second[1].stepId)
+    },
+    {
+      probeFirstStep: { func: async (_services, _data, wire) => { seen.first.push(wire.workflowStep) } },
+      probeSecondStep: {
+        func: async (_services, _data, wire) => {
+          seen.second.push(wire.workflowStep)
+          if (++secondCalls === 1) throw new Error('once')
+        },
+      },
+    },
+  )
+})
+
+test('queued-step-without-queue-service: a workflowQueued step with no queue service throws before its function is called, is not retried, stays pending, and the run fails', async () => {
+  let calls = 0
+  await withProbeWorkflow(
+    'queuedStepProbe',
+    async (_services, _input, { workflow }) => workflow.do('Heavy', 'probeQueuedStep', {}),
+    async (name) => {
+      assert.equal(services.queueService, undefined)
+      const { runId, rejected } = await startProbe(name)
+      assert.equal(rejected, "Workflow step 'Heavy' (function 'probeQueuedStep') is marked 'workflowQueued: true' but no queue service is configured.")
+      assert.equal(calls, 0)
+      const history = await services.workflowService.getRunHistory(runId)
+      assert.deepEqual(history.map((s: any) => [s.stepName, s.status, s.attemptCount]), [['Heavy', 'pending', 1]])
+      assert.equal((await services.workflowService.getRun(runId)).status, 'failed')
+    },
+    { probeQueuedStep: { func: async () => { calls++ }, workflowQueued: true } },
+  )
+})
+
+test('cancelled-exception-cancels-run: a body that throws WorkflowCancelledException ends the run as cancelled with its reason', async () => {
+  const { WorkflowCancelledException } = await import('@pikku/core/workflow')
+  await withProbeWorkflow(
+    'cancelProbe',
+    async (_services, _input, { workflow }) => {
+      throw new WorkflowCancelledException(workflow.runId, 'Nothing left to do')
+    },
+    async (name) => {
+      const { runId } = await startProbe(name)
+      const run = await services.workflowService.getRun(runId)
+      assert.equal(run.status, 'cancelled')
+      assert.equal(run.error.message, 'Nothing left to do')
+    },
+  )
+})
+
 test('run-to-completion-failure-error: runToCompletion of a run whose step fails throws that step\'s error, not WorkflowRunFailedError', async () => {
   const todo = await newTodo('dave', 'Paint the fence')
   const realGet = services.todoStore.get
@@ -315,6 +503,50 @@ test('generated-routes-not-enabled-404: the app does not turn on the workflow sc
   assert.equal(response.status, 404)
 })
 
+test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of variable, an unawaited step and a destructured input with PKU641, lets a call inside an array literal through, leaves a plain throw out of the graph silently, and lets a pikkuWorkflowComplexFunc destructure its input', async () => {
+  const { codes, inspectFiles } = await import('./harness/inspector.js')
+  const step = "await workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })"
+  const loopStep = "await workflow.do('Escalate', 'escalateTodo', { todoId })"
+  // One workflow per shape, all inspected in one pass (the inspector is the slow part); `allow` lets the complex one in.
+  const shapes: Record<string, [body: string, param?: string, factory?: string]> = {
+    constLoop: [`for (const todoId of input.todoIds) {\n${loopStep}\n}`],
+    letLoop: [`for (let todoId of input.todoIds) {\n${loopStep}\n}`],
+    destructuredLoop: ["for (const { id } of input.items) {\nawait workflow.do('Escalate', 'escalateTodo', { todoId: id })\n}"],
+    unawaited: ["workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })"],
+    inArray: [`const calls = [workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })]\n${step}`],
+    plainThrow: [`if (!input.todoId) {\nthrow new Error('no id')\n}\n${step}`],
+    destructuredInput: ["await workflow.do('Escalate', 'escalateTodo', { todoId })", '{ todoId }'],
+    complexDestructured: ["await workflow.do('Escalate', 'escalateTodo', { todoId })", '{ todoId }', 'pikkuWorkflowComplexFunc'],
+  }
+  const file = [
+    "import { pikkuWorkflowFunc, pikkuWorkflowComplexFunc } from '#pikku/workflow'",
+    ...Object.entries(shapes).map(([name, [body, param = 'input', factory = 'pikkuWorkflowFunc']]) =>
+      [
+        `export const ${name} = ${factory}<{ todoId: string; todoIds: string[]; items: { id: string }[] }, void>({`,
+        `  func: async (_services, ${param}, { workflow }) => {`,
+        body,
+        '  },',
+        '})',
+      ].join('\n'),
+    ),
+  ].join('\n')
+  const { reported, state } = await inspectFiles('dsl-shapes', { 'probe.workflow.ts': file }, { allow: { complexWorkflows: true } })
+  assert.deepEqual(codes(reported), ['PKU641 critical', 'PKU641 critical', 'PKU641 critical', 'PKU641 critical'])
+  const types = Object.fromEntries(Object.keys(shapes).map((name) => [name, state.workflows.meta[name]?.steps?.map((s: any) => s.type) ?? 'refused']))
+  assert.deepEqual(types, {
+    constLoop: ['fanout'],
+    letLoop: 'refused',
+    destructuredLoop: 'refused',
+    unawaited: 'refused',
+    // The call in the array passes the await check and is left out of the graph.
+    inArray: ['rpc'],
+    // The branch holds only the throw, which is not in the graph.
+    plainThrow: ['branch', 'rpc'],
+    destructuredInput: 'refused',
+    complexDestructured: ['rpc'],
+  })
+})
+
 test('changed-definition-fails-run: a run replayed after its workflow\'s graph hash changed fails when no version of the old definition was stored', async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const todo = await newTodo('frank', 'Book the car service')
@@ -340,28 +572,15 @@ test('changed-definition-fails-run: a run replayed after its workflow\'s graph h
  * resumed, returns what `resumed()` gives ({ passed: true } unless set), as the generated files would register it;
  * `use` runs with it, and it is removed after.
  */
-const withSuspendProbe = async (name: string, use: (name: string) => Promise<void>, resumed: () => unknown = () => ({ passed: true })) => {
-  const { pikkuState } = await import('@pikku/core/state')
-  const { addWorkflow } = await import('@pikku/core/workflow')
-  const workflowsMeta = pikkuState(null, 'workflows', 'meta') as Record<string, any>
-  const functionsMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
-  workflowsMeta[name] = { name, pikkuFuncId: name, source: 'dsl', graphHash: `${name}-hash` }
-  functionsMeta[name] = { pikkuFuncId: name, sessionless: true, inputSchemaName: null, outputSchemaName: null }
-  addWorkflow(name, {
-    func: async (_services: unknown, _input: unknown, { workflow }: any) => {
+const withSuspendProbe = (name: string, use: (name: string) => Promise<void>, resumed: () => unknown = () => ({ passed: true })) =>
+  withProbeWorkflow(
+    name,
+    async (_services, _input, { workflow }) => {
       await workflow.suspend('Wait for a review')
       return resumed()
     },
-  })
-  try {
-    await use(name)
-  } finally {
-    delete workflowsMeta[name]
-    delete functionsMeta[name]
-    pikkuState(null, 'workflows', 'registrations').delete(name)
-    pikkuState(null, 'function', 'functions').delete(name)
-  }
-}
+    use,
+  )
 
 test('suspend-passed-by-any-decision: a decision for any reason wakes a suspended run, and the replay walks past workflow.suspend', async () => {
   const jobs: unknown[] = []
@@ -403,6 +622,70 @@ test('suspended-error-kept: a suspended run that resumes and completes keeps the
     assert.equal(status.status, 'completed')
     assert.deepEqual(status.error, { message: 'Wait for a review' })
   })
+})
+
+test('resume-without-queue-stays-suspended: resumeWorkflow in a process without a queue service throws and the run stays suspended', async () => {
+  await withSuspendProbe('resumeNoQueueProbe', async (name) => {
+    const { runId } = await startProbe(name)
+    assert.equal(services.queueService, undefined)
+    await assert.rejects(services.workflowService.resumeWorkflow(runId), {
+      message: 'QueueService not configured. Remote workflows require a queue service.',
+    })
+    assert.equal((await services.workflowService.getRun(runId)).status, 'suspended')
+  })
+})
+
+test('run-to-completion-suspend-no-output: runToCompletion of a run that suspends resolves with no output and the run stays suspended', async () => {
+  await withSuspendProbe('completionSuspendProbe', async (name) => {
+    const output = await services.workflowService.runToCompletion(name, {}, rpcFor(services))
+    assert.equal(output, undefined)
+    const [run] = await services.workflowService.listRuns({ workflowName: name })
+    assert.equal(run.status, 'suspended')
+  })
+})
+
+test('approval-decision-then-resume: a decision is stored before the resume throws without a queue service; a decision failing the schema closes the gate again; the owner policy refuses another user with 403 at the gate; a settled gate answers 409', async () => {
+  const { z } = await import('zod')
+  const { getErrorResponse } = await errorStatuses()
+  const { WorkflowApprovalForbiddenError, WorkflowApprovalResolvedError } = await import('@pikku/core/workflow')
+  const reason = 'Approve the escalation'
+  const recordingQueue = { add: async () => 'job' }
+  await withProbeWorkflow(
+    'approvalProbe',
+    async (_services, _input, { workflow }) => workflow.approval(reason, { schema: z.object({ ok: z.boolean() }), approvers: 'owner' }),
+    async (name) => {
+      const wf = services.workflowService
+      const { runId } = await startProbe(name, {}, { type: 'test', pikkuUserId: 'alice' })
+      assert.equal((await wf.getRun(runId)).status, 'suspended')
+      // Another user, once the run has reached the gate: refused with 403, nothing stored.
+      const refused = await wf.approveStep(runId, reason, { ok: true }, { userId: 'bob' }).catch((e: Error) => e)
+      assert.ok(refused instanceof WorkflowApprovalForbiddenError)
+      assert.equal(getErrorResponse(refused)?.status, 403)
+      // No queue service: the decision is stored, then the resume throws.
+      await assert.rejects(wf.approveStep(runId, reason, { ok: 'yes' }, { userId: 'alice' }), {
+        message: 'QueueService not configured. Remote workflows require a queue service.',
+      })
+      const stored = Object.values(await wf.getRunState(runId)) as any[]
+      assert.deepEqual(stored.map((r) => r.decision), [{ ok: 'yes' }])
+      // That decision fails the schema: the replay clears it and the run suspends again instead of failing.
+      await wf.orchestrateWorkflow(runId, rpcFor(services))
+      assert.equal((await wf.getRun(runId)).status, 'suspended')
+      assert.deepEqual((Object.values(await wf.getRunState(runId)) as any[]).map((r) => r.decision), [undefined])
+      services.queueService = recordingQueue
+      try {
+        await wf.approveStep(runId, reason, { ok: true }, { userId: 'alice' })
+      } finally {
+        delete services.queueService
+      }
+      await wf.orchestrateWorkflow(runId, rpcFor(services))
+      const run = await wf.getRun(runId)
+      assert.equal(run.status, 'completed')
+      assert.deepEqual([run.output.status, run.output.data, run.output.decidedBy.userId], ['decided', { ok: true }, 'alice'])
+      const settled = await wf.approveStep(runId, reason, { ok: false }, { userId: 'alice' }).catch((e: Error) => e)
+      assert.ok(settled instanceof WorkflowApprovalResolvedError)
+      assert.equal(getErrorResponse(settled)?.status, 409)
+    },
+  )
 })
 
 /**
