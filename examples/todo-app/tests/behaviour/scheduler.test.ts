@@ -57,6 +57,32 @@ test('wired-tasks-listed: getScheduledTasks holds every wireScheduler task by na
   assert.equal(tasks.get('weekday-digest')?.schedule, '30 8 * * *')
 })
 
+test('wiring-only-registers: wireScheduler stores a task and starts no timer; the task runs only when runScheduledTask is called', async () => {
+  const schedulerMeta = pikkuState(null, 'scheduler', 'meta') as Record<string, any>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  const digest = schedulerMeta['daily-digest']
+  // What the CLI would generate for a wiring named 'probe-digest' with a function of its own.
+  schedulerMeta['probe-digest'] = { ...digest, name: 'probe-digest', schedule: '* * * * *', pikkuFuncId: 'probeDigest' }
+  functionMeta.probeDigest = { ...functionMeta[digest.pikkuFuncId], pikkuFuncId: 'probeDigest', name: 'probeDigest' }
+  mock.timers.enable({ apis: ['Date', 'setTimeout', 'setInterval'], now: new Date(2026, 2, 5, 8, 0, 0) })
+  let runs = 0
+  try {
+    wireScheduler({ name: 'probe-digest', schedule: '* * * * *', func: { func: async () => void runs++ } } as never)
+    assert.equal(getScheduledTasks().get('probe-digest')?.schedule, '* * * * *')
+    mock.timers.tick(10 * MINUTE)
+    await settle()
+    assert.equal(runs, 0)
+    await runScheduledTask({ name: 'probe-digest' })
+    assert.equal(runs, 1)
+  } finally {
+    mock.timers.reset()
+    getScheduledTasks().delete('probe-digest')
+    delete schedulerMeta['probe-digest']
+    delete functionMeta.probeDigest
+    ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete('probeDigest')
+  }
+})
+
 test('start-fires-at-nine: after start(), every wired task has a cron job, and daily-digest runs when the local clock reaches 09:00, not before', async () => {
   // 08:00 local time (cron reads the expression in the process's time zone).
   mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 2, 8, 0, 0) })
@@ -166,6 +192,28 @@ test('run-task-directly: runScheduledTask({ name }) runs a wired task at once, u
     assert.equal(traceIds.at(-1), 'k8s-daily-digest-1')
   } finally {
     restore()
+  }
+})
+
+test('session-func-forbidden: a task whose function needs a session fails its run with ForbiddenError "Authentication required", after a warning that auth was disabled; a session passed to runScheduledTask lets it run', async () => {
+  // The CLI records a pikkuFunc with sessionless: false; daily-digest's function metadata is switched to that here.
+  const { pikkuFuncId } = (pikkuState(null, 'scheduler', 'meta') as Record<string, { pikkuFuncId: string }>)['daily-digest']
+  const meta = (pikkuState(null, 'function', 'meta') as Record<string, { sessionless?: boolean }>)[pikkuFuncId]
+  const sessionless = meta.sessionless
+  const warnings = collectLogs(services, 'warn')
+  const digests = countDigests()
+  meta.sessionless = false
+  try {
+    await assert.rejects(runScheduledTask({ name: 'daily-digest' }), { name: 'ForbiddenError', message: 'Authentication required' })
+    assert.equal(digests.runs, 0)
+    assert.ok(warnings.lines.some((line) => /requires a session but auth was explicitly disabled/.test(line)), warnings.lines.join('\n'))
+    const ran = nextInfoLog(services, DIGEST)
+    await runScheduledTask({ name: 'daily-digest', session: owner })
+    await ran
+  } finally {
+    meta.sessionless = sessionless
+    warnings.restore()
+    digests.restore()
   }
 })
 
