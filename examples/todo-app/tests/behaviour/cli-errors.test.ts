@@ -4,6 +4,157 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { codes, inspectFiles } from './harness/inspector.js'
 import { captureConsole } from './harness/core-probes.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { APP_DIR } from './harness/node-process.js'
+
+const CLI_DIST = '../../node_modules/@pikku/cli/dist'
+
+/**
+ * The CLI's singleton logger (services.ts) set up by createConfig with `flags`, as `pikku all` sets it up; `reset`
+ * clears the diagnostics it recorded and puts the flags back to the defaults, for a test's `finally`.
+ */
+const cliLogger = async (flags: Record<string, unknown> = {}) => {
+  const services = await import(`${CLI_DIST}/src/services.js`)
+  const configFile = join(APP_DIR, 'pikku.config.json')
+  const configure = (more: Record<string, unknown>) => services.createConfig({}, { configFile, output: 'text', ...more }, ['all'])
+  const { logger } = await services.createSingletonServices(await configure(flags))
+  const reset = async () => {
+    ;(logger as { diagnostics: unknown[] }).diagnostics.length = 0
+    await configure({})
+  }
+  return { logger, configure, reset, processDiagnostics: services.processDiagnostics }
+}
+
+/**
+ * The CLI's own build gate, in process: createConfig turns the flags into the logger's fail-on set, the logger records
+ * diagnostics, and pikkuSummary, the last step of `pikku all`, throws when one blocks. Diagnostics are added one
+ * severity at a time, with the flags set again before each check.
+ */
+test('fail-on-gate: critical blocks whatever the flags (--fail-on-critical=false too); error only with --fail-on-error or --fail-on-warn; warn only with --fail-on-warn; the error names each blocking severity found, comma-separated', async () => {
+  const { pikkuSummary } = await import(`${CLI_DIST}/src/functions/commands/pikku-command-summary.js`)
+  const { logger, configure, reset } = await cliLogger()
+  const gate = async (flags: Record<string, unknown>) => {
+    await configure({ silent: true, ...flags })
+    try {
+      await pikkuSummary.func({ logger, getInspectorState: async () => ({}) }, undefined, {})
+      return 'passes'
+    } catch (error) {
+      return (error as Error).message
+    }
+  }
+  const add = (severity: string, code: string) => captureConsole(() => logger.diagnostic({ severity, code, message: 'probe' }))
+  const failed = (gap: string) => `Pikku inspection failed due to ${gap} diagnostics`
+  try {
+    assert.equal(await gate({}), 'passes')
+    await add('warn', 'PKU574')
+    assert.deepEqual([await gate({}), await gate({ failOnError: true }), await gate({ failOnWarn: true })], ['passes', 'passes', failed('warn')])
+    await add('error', 'PKU953')
+    assert.deepEqual(
+      [await gate({}), await gate({ failOnError: true }), await gate({ failOnWarn: true })],
+      ['passes', failed('error'), failed('warn, error')],
+    )
+    await add('critical', 'PKU384')
+    assert.deepEqual(
+      [await gate({}), await gate({ failOnCritical: false }), await gate({ failOnError: true }), await gate({ failOnWarn: true })],
+      [failed('critical'), failed('critical'), failed('critical, error'), failed('critical, warn, error')],
+    )
+  } finally {
+    await reset()
+  }
+})
+
+/**
+ * The CLI logger in JSON mode: which flags switch it on (createConfig, and the `-j` short name in the CLI's own
+ * generated wiring metadata), and what each kind of line becomes on stdout and stderr.
+ */
+test('json-mode-records: --json, -j or --output json switch the logger to JSON; then a diagnostic is one record on stderr with level, message, timestamp, code and url, other lines are records without code or url, a lint warning carries its code only in message, and stdout gets nothing', async () => {
+  const meta = JSON.parse(readFileSync(join(APP_DIR, 'node_modules/@pikku/cli/dist/.pikku/cli/pikku-cli-wirings-meta.gen.json'), 'utf8'))
+  assert.equal(meta.programs.pikku.options.json.short, 'j')
+  const { logger, configure, reset, processDiagnostics } = await cliLogger()
+  const mode = async (flags: Record<string, unknown>) => (await configure(flags), logger.getOutputMode())
+  const stderr: string[] = []
+  const stdout: string[] = []
+  const [writeErr, writeOut, log] = [process.stderr.write, process.stdout.write, console.log]
+  try {
+    assert.deepEqual([await mode({}), await mode({ output: 'json' }), await mode({ json: true })], ['text', 'json', 'json'])
+    process.stderr.write = ((chunk: string) => (stderr.push(String(chunk)), true)) as typeof process.stderr.write
+    process.stdout.write = ((chunk: string) => (stdout.push(String(chunk)), true)) as typeof process.stdout.write
+    console.log = (...args: unknown[]) => void stdout.push(args.map(String).join(' '))
+    logger.diagnostic({ severity: 'critical', code: 'PKU384', message: 'probe' })
+    logger.info('plain info')
+    logger.error('plain error')
+    processDiagnostics([{ code: 'PKU498', message: 'dynamic' }], { functionDynamicImport: 'warn' }, logger)
+  } finally {
+    process.stderr.write = writeErr
+    process.stdout.write = writeOut
+    console.log = log
+    await reset()
+  }
+  assert.deepEqual(stdout, [])
+  const records = stderr.map((line) => JSON.parse(line) as Record<string, unknown>)
+  assert.deepEqual(
+    records.map((r) => [r.level, r.code, r.url, typeof r.message, typeof r.timestamp]),
+    [
+      ['critical', 'PKU384', 'https://pikku.dev/docs/pikku-cli/errors/pku384', 'string', 'string'],
+      ['info', undefined, undefined, 'string', 'string'],
+      ['error', undefined, undefined, 'string', 'string'],
+      ['warn', undefined, undefined, 'string', 'string'],
+    ],
+  )
+  assert.equal(records[3]!.message, '[PKU498] dynamic')
+})
+
+/**
+ * Lines printed outside the counted diagnostics, through processDiagnostics and the CLI logger in text mode under
+ * --fail-on-warn, with chalk's colours on: a lint left at 'warn' or 'off', and a plain error or warning line carrying
+ * a code, the way the CLI writes PKU456 and PKU719.
+ */
+test('uncounted-lines: a lint set to warn prints one yellow line starting with its code and no link; off prints nothing; neither it nor a plain error or warning line with a code is counted, so --fail-on-warn passes', async () => {
+  const { default: chalk } = await import('chalk')
+  const level = chalk.level
+  const { logger, reset, processDiagnostics } = await cliLogger({ failOnWarn: true })
+  try {
+    chalk.level = 1
+    const diagnostics = [{ code: 'PKU410', message: 'services' }, { code: 'PKU498', message: 'dynamic' }]
+    const off = await captureConsole(() => processDiagnostics(diagnostics, { servicesNotDestructured: 'off', functionDynamicImport: 'off' }, logger))
+    assert.deepEqual(off, [])
+    const warned = await captureConsole(() => processDiagnostics(diagnostics, { servicesNotDestructured: 'warn' }, logger))
+    assert.deepEqual(warned, ['\x1B[33m[PKU410] services\x1B[39m', '\x1B[33m[PKU498] dynamic\x1B[39m'])
+    await captureConsole(() => {
+      logger.error('[PKU456] schema generation failed')
+      logger.warn('[PKU719] linked dependency skew')
+    })
+    assert.deepEqual([logger.hasBlockingDiagnostics(), logger.blockingSeverities()], [false, []])
+  } finally {
+    chalk.level = level
+    await reset()
+  }
+})
+
+/**
+ * A handful of rows of the index's tables by area, in one inspection: each file breaks one rule, and a second
+ * inspection with the `allow` options of pikku.config.json shows the two opt-in codes go away.
+ */
+test('area-table-codes: a channel without name (PKU400), a route without func (PKU236), permissionsInBody without allow (PKU576), pikkuWorkflowComplexFunc without allow (PKU643), a secret read with a non-literal key (PKU952, warn) and one function name in two files (PKU851)', async () => {
+  const fn = "import { pikkuSessionlessFunc } from '@pikku/core'\n"
+  const optIn = {
+    'body.ts': `${fn}export const inBody = pikkuSessionlessFunc<void, void>({ permissionsInBody: true, func: async ({ logger }) => { logger.info('x') } })\n`,
+    'complex.ts': "import { pikkuWorkflowComplexFunc } from '@pikku/core/workflow'\nexport const complexFlow = pikkuWorkflowComplexFunc<void, void>({ func: async () => {} })\n",
+  }
+  const files = {
+    ...optIn,
+    'channel.ts': "import { wireChannel } from '@pikku/core'\nwireChannel({ route: '/ws' })\n",
+    'route.ts': "import { wireHTTP } from '@pikku/core'\nwireHTTP({ method: 'get', route: '/nofunc' })\n",
+    'secret.ts': `${fn}export const readsKey = pikkuSessionlessFunc<{ key: string }, void>({ func: async ({ secrets }, { key }) => { await secrets.getSecret(key) } })\n`,
+    'dup-a.ts': `${fn}export const twice = pikkuSessionlessFunc<void, void>({ func: async ({ logger }) => { logger.info('a') } })\n`,
+    'dup-b.ts': `${fn}export const twice = pikkuSessionlessFunc<void, void>({ func: async ({ logger }) => { logger.info('b') } })\n`,
+  }
+  const { reported } = await inspectFiles('area-table', files)
+  assert.deepEqual(codes(reported).sort(), ['PKU236 critical', 'PKU400 critical', 'PKU576 critical', 'PKU643 critical', 'PKU851 critical', 'PKU952 warn'])
+  const allowed = await inspectFiles('area-table-allow', optIn, { allow: { permissionsInBody: true, complexWorkflows: true } })
+  assert.deepEqual(codes(allowed.reported), [])
+})
 
 /** A pikkuWorkflowFunc whose body is `body`, with its input named `input` unless `param` says otherwise. */
 const workflowFile = (body: string, param = 'input') =>
