@@ -156,6 +156,16 @@ test('area-table-codes: a channel without name (PKU400), a route without func (P
   assert.deepEqual(codes(allowed.reported), [])
 })
 
+/** Two more rows of the index's tables, in one inspection: an MCP resource without `uri` and one without `title`. */
+test('area-table-mcp-resource: wireMCPResource without uri is a critical PKU220, and one with a uri but no title a critical PKU370', async () => {
+  const head = "import { pikkuSessionlessFunc, wireMCPResource } from '@pikku/core'\nexport const read = pikkuSessionlessFunc<void, { text: string }>({ func: async () => ({ text: 'x' }) })\n"
+  const { reported } = await inspectFiles('area-table-mcp', {
+    'no-uri.ts': `${head}wireMCPResource({ title: 'Todos', description: 'All todos', func: read })\n`,
+    'no-title.ts': head.replace('read =', 'readTwo =') + "wireMCPResource({ uri: 'todos://all', description: 'All todos', func: readTwo })\n",
+  })
+  assert.deepEqual(codes(reported).sort(), ['PKU220 critical', 'PKU370 critical'])
+})
+
 /** A pikkuWorkflowFunc whose body is `body`, with its input named `input` unless `param` says otherwise. */
 const workflowFile = (body: string, param = 'input') =>
   [
