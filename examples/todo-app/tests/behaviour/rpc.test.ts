@@ -399,6 +399,34 @@ test('remote-other-jwt-keys-500: with a global authBearer on the receiver, a tok
   })
 })
 
+test('remote-secret-gates: the receiver refuses every remote call with 401 while PIKKU_REMOTE_SECRET is unset, lets all through with no secrets service, and answers 500 with the secret but no jwt service', async () => {
+  await withRemoteRoute(async (deploymentService) => {
+    const withSecrets = app.services.secrets
+    const jwt = app.services.jwt
+    try {
+      // A secret service without PIKKU_REMOTE_SECRET: even a correctly signed call is refused.
+      app.services.secrets = new LocalSecretService(new LocalVariablesService({ JWT_SECRET: 'behaviour-suite-secret' }))
+      await assert.rejects(deploymentService.invoke('probeRemoteTarget', {}, { userId: 'alice' }), {
+        message: "Remote RPC call to 'probeRemoteTarget' failed: 401",
+      })
+      // No secrets service at all: the middleware checks nothing, so a request with no token goes through.
+      delete app.services.secrets
+      const unsigned = await fetch(`${app.url}/remote/rpc/probeRemoteTarget`, { method: 'POST', body: JSON.stringify({ data: {} }) })
+      assert.equal(unsigned.status, 200)
+      assert.deepEqual(await unsigned.json(), { session: null })
+      // The secret is set but the receiver has no jwt service: a plain Error, so a 500.
+      app.services.secrets = withSecrets
+      delete app.services.jwt
+      const noJwt = await fetch(`${app.url}/remote/rpc/probeRemoteTarget`, { method: 'POST', body: JSON.stringify({ data: {} }) })
+      assert.equal(noJwt.status, 500)
+      assert.equal(((await noJwt.json()) as { message: string }).message, 'PIKKU_REMOTE_SECRET set but JWT service missing')
+    } finally {
+      app.services.secrets = withSecrets
+      app.services.jwt = jwt
+    }
+  })
+})
+
 test('remote-redis-lapse-not-restored: once a Redis registration expired, later heartbeats do not bring it back', async () => {
   // A 1 s TTL and no timer heartbeat in the test's time; the heartbeat is then sent by hand, late, as after a stall.
   const deploymentService = new RedisDeploymentService({ heartbeatInterval: 60_000, heartbeatTtl: 1_000 }, redis.url, 'lapse', app.services.jwt, secrets)
