@@ -427,6 +427,24 @@ test('remote-secret-gates: the receiver refuses every remote call with 401 while
   })
 })
 
+test('remote-token-checks: the receiver answers 401 to a call with no token, a token whose audience is not pikku-remote, one whose fn names another function, or a session encrypted with another PIKKU_REMOTE_SECRET', async () => {
+  const { buildRemoteHeaders } = await import('@pikku/core/remote')
+  await withRemoteRoute(async () => {
+    const call = (headers: Record<string, string>) =>
+      fetch(`${app.url}/remote/rpc/probeRemoteTarget`, { method: 'POST', headers, body: JSON.stringify({ data: {} }) })
+    // The check passes with the headers a deployment service builds for this function...
+    assert.equal((await call(await buildRemoteHeaders(app.services.jwt, secrets, 'probeRemoteTarget'))).status, 200)
+    // ...and fails without a token, with a user's token (no aud), and with a token made out for another function.
+    assert.equal((await call({})).status, 401)
+    assert.equal((await call({ authorization: `Bearer ${token}` })).status, 401)
+    assert.equal((await call(await buildRemoteHeaders(app.services.jwt, secrets, 'sendReminder'))).status, 401)
+    // A caller with another PIKKU_REMOTE_SECRET: its session cannot be decrypted here (401); with no session, no check.
+    const otherRemote = new LocalSecretService(new LocalVariablesService({ PIKKU_REMOTE_SECRET: 's'.repeat(32) }))
+    assert.equal((await call(await buildRemoteHeaders(app.services.jwt, otherRemote, 'probeRemoteTarget', { userId: 'alice' }))).status, 401)
+    assert.equal((await call(await buildRemoteHeaders(app.services.jwt, otherRemote, 'probeRemoteTarget'))).status, 200)
+  })
+})
+
 test('remote-redis-lapse-not-restored: once a Redis registration expired, later heartbeats do not bring it back', async () => {
   // A 1 s TTL and no timer heartbeat in the test's time; the heartbeat is then sent by hand, late, as after a stall.
   const deploymentService = new RedisDeploymentService({ heartbeatInterval: 60_000, heartbeatTtl: 1_000 }, redis.url, 'lapse', app.services.jwt, secrets)
