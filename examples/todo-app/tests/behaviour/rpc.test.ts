@@ -622,6 +622,23 @@ test('invoke-global-middleware-again: global middleware runs once for the caller
   }
 })
 
+test('invoke-depth-zero: every function gets an RPC view with depth 0, however deeply it was invoked, so depth counts nothing', async () => {
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  // A calls B, which calls C; each reports the depth of its own wire.rpc.
+  registerProbe('depthA', { func: async (_s: unknown, _d: unknown, wire: any) => [wire.rpc.depth, ...(await wire.rpc.invoke('depthB', {}))] }, { sessionless: true })
+  registerProbe('depthB', { func: async (_s: unknown, _d: unknown, wire: any) => [wire.rpc.depth, ...(await wire.rpc.invoke('depthC', {}))] }, { sessionless: true })
+  registerProbe('depthC', { func: async (_s: unknown, _d: unknown, wire: any) => [wire.rpc.depth] }, { sessionless: true })
+  try {
+    assert.deepEqual(await rpcAs().invoke('depthA' as never, {} as never), [0, 0, 0])
+  } finally {
+    for (const name of ['depthA', 'depthB', 'depthC']) {
+      functions.delete(name)
+      delete functionMeta[name]
+    }
+  }
+})
+
 test('page-todos-first-twenty: pageTodos with done: true answers twenty of the caller\'s done to-dos and a nextCursor, so the twenty-first is not on the first page', async () => {
   const erinToken = await (await createJWTService(secrets)).encode({ value: 1, unit: 'hour' }, { userId: 'erin' })
   const ids: string[] = []
