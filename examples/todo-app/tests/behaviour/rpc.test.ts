@@ -496,6 +496,31 @@ test('remote-redis-oldest-first: RedisDeploymentService picks the live registrat
   }
 })
 
+test('remote-redis-same-id-replaces: a deployment restarted under the same deploymentId replaces the killed one\'s entry, so calls reach the new endpoint', async () => {
+  const { createServer } = await import('node:http')
+  const { freePort } = await import('./harness/services.js')
+  let calls = 0
+  const receiver = createServer((_req, res) => {
+    calls++
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reminded: true }))
+  })
+  const port = await freePort()
+  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve))
+  // The killed process registered an endpoint that no longer answers; its successor starts under the same id.
+  const killed = new RedisDeploymentService({}, redis.url, 'same-id', app.services.jwt, secrets)
+  const restarted = new RedisDeploymentService({}, redis.url, 'same-id', app.services.jwt, secrets)
+  try {
+    await killed.start({ deploymentId: 'reminders', endpoint: `http://127.0.0.1:${await freePort()}`, functions: ['sendReminder'] })
+    await restarted.start({ deploymentId: 'reminders', endpoint: `http://127.0.0.1:${port}`, functions: ['sendReminder'] })
+    assert.deepEqual(await restarted.invoke('sendReminder', { todoId: 't-1' }), { reminded: true })
+    assert.equal(calls, 1)
+  } finally {
+    await restarted.stop()
+    await killed.stop()
+    await new Promise((resolve) => receiver.close(resolve))
+  }
+})
+
 test('create-pikku-shared: createPikku (@pikku/react) gives the RPC client the fetch client, so a token set on one serves both', async () => {
   const { createPikku } = await import('@pikku/react')
   const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
