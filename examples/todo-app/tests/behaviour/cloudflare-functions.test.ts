@@ -1,0 +1,36 @@
+// What docs/runtimes/cloudflare-functions.mdx says of @pikku/cloudflare that runs in Node.js: the app's Worker entry
+// (src/runtimes/cloudflare.ts) given a WebSocket upgrade, and CloudflareQueueService given a stand-in producer
+// binding. No Cloudflare service is reached.
+import { after, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { getSingletonServices } from '@pikku/core/state'
+import { stopSingletonServices } from '@pikku/core/utils'
+import { CloudflareQueueService } from '@pikku/cloudflare/queue'
+import { quiet } from './harness/app.js'
+
+after(() => stopSingletonServices())
+
+test('cloudflare-upgrade-without-stub-426: an upgrade request to the Worker entry, which passes runFetch no Durable Object stub, answers 426 without reaching the routes', async () => {
+  await import('./harness/core-cloudflare.js')
+  const { default: worker } = await import('../../src/runtimes/cloudflare.js')
+  // Any path: the upgrade check comes before route matching, so even /health is refused.
+  const response = await worker.fetch(new Request('http://localhost/health', { headers: { upgrade: 'websocket' } }), {})
+  quiet(getSingletonServices() as never)
+  assert.equal(response.status, 426)
+  assert.equal(await response.text(), '')
+  // The same path without the header reaches the route.
+  const plain = await worker.fetch(new Request('http://localhost/health'), {})
+  assert.equal(plain.status, 200)
+})
+
+test('cloudflare-queue-binding: CloudflareQueueService sends to the env binding named after the queue in upper snake case, with the delay rounded up to seconds; a missing binding throws, and getJob always throws', async () => {
+  const sent: { message: any; options: any }[] = []
+  const binding = { send: async (message: unknown, options: unknown) => void sent.push({ message, options }) }
+  const queues = new CloudflareQueueService({ TODO_REMINDERS: binding })
+  const id = await queues.add('todo-reminders', { todoId: 't1' }, { delay: 1500 })
+  assert.equal(sent.length, 1)
+  assert.deepEqual(sent[0].options, { delaySeconds: 2 })
+  assert.deepEqual(sent[0].message, { id, queueName: 'todo-reminders', data: { todoId: 't1' }, pikkuUserId: undefined })
+  await assert.rejects(new CloudflareQueueService({}).add('todo-reminders', {}), /Queue binding "TODO_REMINDERS" not found/)
+  await assert.rejects(queues.getJob('todo-reminders', id), /does not support getJob/)
+})
