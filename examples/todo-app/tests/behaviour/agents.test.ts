@@ -181,6 +181,47 @@ test('tool-scope-not-filtered: a tool whose function requires a scope the sessio
   }
 })
 
+test('tool-rpc-missing: a listed tool with no function in the registered metadata stops the run before the model is called: the reply is empty, the run is recorded suspended with reason rpc-missing, and a streamed run sends a pikku:suspended event, then RUN_FINISHED', async () => {
+  // Stands in for stale code generation: the agent's metadata lists a tool the RPC metadata does not have.
+  const meta = (pikkuState(null, 'agent', 'agentsMeta') as any).todoAssistant
+  const tools = meta.tools
+  meta.tools = [...tools, 'archiveTodo']
+  try {
+    const response = await ask('alice', 'Hello', 'alice-rpc-missing')
+    assert.equal(response.status, 200)
+    const turn = await response.json()
+    assert.equal(turn.reply, '')
+    assert.deepEqual(turn.pendingApprovals, [])
+    assert.equal(model.calls.length, 0)
+    const run = await services.agentRunState.getRun(turn.runId)
+    assert.equal(run.status, 'suspended')
+    assert.equal(run.suspendReason, 'rpc-missing')
+    assert.deepEqual(run.missingRpcs, ['archiveTodo'])
+
+    // core 0.12.90 sends done on this path without closing the channel, so the body is read only up to RUN_FINISHED.
+    const body = (await stream('alice', '/assistant/stream', { message: 'Hello', threadId: 'alice-rpc-missing-stream' })).body!
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader()
+    const events: any[] = []
+    let buffered = ''
+    while (!events.some((e) => e.type === 'RUN_FINISHED')) {
+      const { value, done } = await reader.read()
+      if (done) break
+      buffered += value
+      const lines = buffered.split('\n')
+      buffered = lines.pop()!
+      for (const line of lines) if (line.startsWith('data: ')) events.push(JSON.parse(line.slice(6)))
+    }
+    await reader.cancel()
+    assert.ok(events.some((e) => e.type === 'RUN_FINISHED'))
+    const suspended = events.find((e) => e.type === 'CUSTOM' && e.name === 'pikku:suspended')
+    assert.deepEqual(suspended?.value, { reason: 'rpc-missing', missingRpcs: ['archiveTodo'] })
+    assert.ok(!events.some((e) => e.type === 'TEXT_MESSAGE_CONTENT'))
+    assert.equal(model.calls.length, 0)
+  } finally {
+    meta.tools = tools
+  }
+})
+
 test('approval-suspends: a call of an approvalRequired function stops the run with a pending approval carrying the description', async () => {
   const todo = await newTodo('alice', 'Old plan')
   model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
