@@ -7,6 +7,8 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { startMCPServer, type RunningMCP } from './harness/mcp.js'
 import { registerProbe } from './harness/core-probes.js'
 import { pikkuState } from '@pikku/core/state'
+import { PikkuError, addError } from '@pikku/core/errors'
+import { TodoLimitReachedError } from '../../src/errors.js'
 
 let mcp: RunningMCP
 let alice: Client
@@ -157,6 +159,30 @@ test('tool-unknown-32601: an unknown tool name answers isError with NotFoundErro
   const error = errorOf(await alice.callTool({ name: 'deleteEverything', arguments: {} }))
   assert.equal(error.code, -32601)
   assert.equal(error.message, 'The server cannot find the requested resource.')
+})
+
+test('tool-error-codes: an error registered with an mcpCode answers that code and its registered message, with no data; the app\'s TodoLimitReachedError, registered without one, answers -32603 "Internal error" with its message in data', async () => {
+  class ProbeAlreadyDoneError extends PikkuError {}
+  addError(ProbeAlreadyDoneError, { status: 409, message: 'This to-do is already done', mcpCode: -32001 })
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe('mcpCodedErrorTool', { func: async () => { throw new ProbeAlreadyDoneError('thrown text') } }, { sessionless: true })
+  registerProbe('mcpUncodedErrorTool', { func: async () => { throw new TodoLimitReachedError('Limit of 3 reached') } }, { sessionless: true })
+  toolsMeta.mcpCodedErrorTool = { pikkuFuncId: 'mcpCodedErrorTool' }
+  toolsMeta.mcpUncodedErrorTool = { pikkuFuncId: 'mcpUncodedErrorTool' }
+  try {
+    const coded = errorOf(await anonymous.callTool({ name: 'mcpCodedErrorTool', arguments: {} }))
+    assert.equal(coded.code, -32001)
+    assert.equal(coded.message, 'This to-do is already done')
+    assert.equal(coded.data, undefined)
+    const uncoded = errorOf(await anonymous.callTool({ name: 'mcpUncodedErrorTool', arguments: {} }))
+    assert.equal(uncoded.code, -32603)
+    assert.equal(uncoded.message, 'Internal error')
+    assert.equal(uncoded.data?.message, 'Limit of 3 reached')
+  } finally {
+    delete toolsMeta.mcpCodedErrorTool
+    delete toolsMeta.mcpUncodedErrorTool
+    ;(pikkuState(null, 'misc', 'errors') as Map<unknown, unknown>).delete(ProbeAlreadyDoneError)
+  }
 })
 
 test('tool-bad-token-32603: a token the jwt service cannot decode makes the call fail with -32603', async () => {
