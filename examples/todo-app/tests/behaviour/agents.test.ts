@@ -949,6 +949,23 @@ test('tool-input-validated: tool arguments that fail the function\'s schema fail
   assert.deepEqual(toolMessage.content[0].output, { type: 'json', value: 'Error: Tool execution failed' })
 })
 
+test('tool-input-unchecked-without-schema: with no schema service among the singleton services, tool arguments that fail the function\'s schema reach the function, and a to-do with a number title is created', async () => {
+  const schema = services.schema
+  services.schema = undefined
+  try {
+    const before = (await services.todoStore.list('alice')).length
+    model.answer({ toolCalls: [{ toolName: 'createTodo', args: { title: 42 } }] }, { text: 'Added it.' })
+    await ask('alice', 'Add a to-do called 42', 'alice-unchecked')
+    const todos = await services.todoStore.list('alice')
+    assert.equal(todos.length, before + 1)
+    const created = todos.find((todo: any) => todo.title === 42)
+    assert.ok(created)
+    await services.todoStore.remove(created.todoId)
+  } finally {
+    services.schema = schema
+  }
+})
+
 test('tool-schema-nullable: the model is offered each optional property as required and nullable, a null it sends is dropped before the function runs, and the process-wide schema is changed in place, so a validator compiled after the run accepts null', async () => {
   // Starts from the generated schema, since any earlier run in this file has already changed the entry. Compiled up
   // front, as compileAllSchemas does when the Express and Node servers start.
