@@ -14,10 +14,13 @@ import type { TodoTopics } from '../../src/todo-events.js'
 import type { Todo } from '../../src/todo-store.js'
 import { signOut } from '../../src/functions/session.functions.js'
 import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
-import { waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
+import { collectLogs, waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
 import { forgedToken } from './harness/http.js'
 import { pikkuState } from '@pikku/core/state'
-import { addGlobalMiddleware, addTagMiddleware } from '@pikku/core/middleware'
+import { addGlobalMiddleware, addTagMiddleware, authBearer } from '@pikku/core/middleware'
+import { httpRouter } from '@pikku/core/http'
+import { defineChannelRoutes } from '#pikku/channel'
+import { inspectFiles, codes } from './harness/inspector.js'
 
 let app: RunningWsApp
 const open: RawClient[] = []
@@ -150,6 +153,14 @@ test('channel-tag-middleware-replaced: a second addChannelMiddleware call for th
   }
 })
 
+test('auth-bearer-skips-without-http: authBearer, the app\'s global middleware, goes straight to next() when the wire has no http, as around onConnect', async () => {
+  let nextCalls = 0
+  let setCalls = 0
+  const middleware = authBearer({}) as any
+  await middleware(app.services, { setSession: () => void setCalls++ }, async () => void nextCalls++)
+  assert.deepEqual({ nextCalls, setCalls }, { nextCalls: 1, setCalls: 0 })
+})
+
 test('upgrade-without-session-opens: a socket with no credential still opens', async () => {
   assert.equal(await upgradeStatus(`${app.wsUrl}/todos/live`), 101)
 })
@@ -194,6 +205,37 @@ test('unauthorized-text-then-echo: a message to a session route without a sessio
   assert.deepEqual(second, { action: 'getTodo' })
 })
 
+test('refused-message-skips-middleware: a message refused for want of a session runs neither the channel\'s middleware nor the route\'s own; a signed-in socket runs both', async () => {
+  // A fresh route name gets a fresh cached chain, so the middleware set here is the one combined for it.
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const routeMeta = (pikkuState(null, 'channel', 'meta') as any).todos.messageWirings.action
+  const routes = config.onMessageWiring.action
+  const calls: string[] = []
+  const record = (label: string) => async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
+    calls.push(label)
+    await next()
+  }
+  const channelMiddleware = config.middleware
+  try {
+    config.middleware = [record('channel')]
+    routes.probeListTodos = { func: routes.listTodos, middleware: [record('route')] }
+    routeMeta.probeListTodos = routeMeta.listTodos
+    const anonymous = await client()
+    await anonymous.next((f) => 'signedIn' in f)
+    anonymous.send({ action: 'probeListTodos' })
+    assert.equal(await anonymous.next(() => true, 3000, 1), "Unauthorized for route 'action:probeListTodos'")
+    assert.deepEqual(await anonymous.next(() => true, 3000, 2), { action: 'probeListTodos' })
+    assert.deepEqual(calls, [])
+    const member = await signedIn('mid')
+    assert.equal((await member.call('probeListTodos')).action, 'probeListTodos')
+    assert.deepEqual(calls, ['channel', 'route'])
+  } finally {
+    config.middleware = channelMiddleware
+    delete routes.probeListTodos
+    delete routeMeta.probeListTodos
+  }
+})
+
 test('reply-echoes-action: a routed message runs the function and its reply carries the routing key', async () => {
   const c = await signedIn('ann')
   const created = await c.call<Todo & { action: string }>('createTodo', { title: 'Ship docs' })
@@ -202,6 +244,20 @@ test('reply-echoes-action: a routed message runs the function and its reply carr
   assert.equal(created.ownerId, 'ann')
   const fetched = await c.call('getTodo', { todoId: created.todoId })
   assert.deepEqual(fetched, { ...created, action: 'getTodo' })
+})
+
+test('routing-key-removed: the handler receives the message without its routing key', async () => {
+  const c = await signedIn('rkr')
+  const seen: unknown[] = []
+  await withWrappedFunction('getTodo', () => async (_services, data) => (seen.push(data), { found: false }), async () => {
+    assert.deepEqual(await c.call('getTodo', { todoId: 't1' }), { found: false, action: 'getTodo' })
+  })
+  assert.deepEqual(seen, [{ todoId: 't1' }])
+})
+
+test('define-channel-routes-identity: defineChannelRoutes returns the very object it is given', () => {
+  const routes = { listTodos: {} }
+  assert.equal(defineChannelRoutes(routes), routes)
 })
 
 test('reply-shapes: a routed function that returns nothing is answered with the bare key, a primitive (a number or a string) with the key and result, an array with the bare array', async () => {
@@ -250,6 +306,46 @@ test('handler-error-socket-stays-open: on @pikku/ws the socket stays open after 
   assert.equal(c.ws.readyState, WebSocket.OPEN)
   const listed = await c.call('listTodos')
   assert.equal(listed.action, 'listTodos')
+})
+
+test('handler-error-production: with NODE_ENV=production the error reply leaves out errorName, and an unregistered error says Internal server error', async () => {
+  const c = await signedIn('prod')
+  const env = process.env.NODE_ENV
+  try {
+    process.env.NODE_ENV = 'production'
+    c.send({ action: 'getTodo', todoId: 'missing' })
+    assert.deepEqual(await c.next((f) => typeof f === 'object' && 'error' in f), { error: 'The server cannot find the requested resource.' })
+    await withWrappedFunction('listTodos', () => async () => {
+      throw new Error('connect ECONNREFUSED 10.0.0.5:5432')
+    }, async () => {
+      const from = c.frames.length
+      c.send({ action: 'listTodos' })
+      assert.deepEqual(await c.next((f) => typeof f === 'object' && 'error' in f, 3000, from), { error: 'Internal server error' })
+    })
+  } finally {
+    if (env === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = env
+  }
+})
+
+test('lifecycle-error-reply: an error in onConnect is sent as { error, errorName } and the channel stays open; one in onDisconnect is sent while the channel closes, so on @pikku/ws it reaches a socket the runner closed after a handler error', async () => {
+  let connected: any
+  const c = await withWrappedFunction('greetSocket', () => async (_services, _data, wire) => {
+    connected = wire.channel
+    throw new Error('greeting failed')
+  }, () => signedIn('lce'))
+  assert.deepEqual(await c.next(() => true), { error: 'greeting failed', errorName: 'Error' })
+  assert.equal((await c.call('listTodos')).action, 'listTodos')
+  assert.equal(connected.state, 'open')
+  await withWrappedFunction('forgetSocket', () => async () => {
+    throw new Error('goodbye failed')
+  }, async () => {
+    const from = c.frames.length
+    c.send({ action: 'getTodo', todoId: 'missing' })
+    assert.equal((await c.next((f) => typeof f === 'object' && 'error' in f, 3000, from)).errorName, 'NotFoundError')
+    assert.deepEqual(await c.next((f) => typeof f === 'object' && f.error === 'goodbye failed', 3000, from), { error: 'goodbye failed', errorName: 'Error' })
+  })
+  assert.equal(connected.state, 'closed')
 })
 
 test('validation-error: a message that fails the input schema answers an error and the function does not run', async () => {
@@ -386,8 +482,16 @@ test('signed-out-socket-keeps-session-on-auth-false-route: after a message runs 
 
 test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no answer when there is no onMessage', async () => {
   const c = await signedIn('ann')
-  c.send('not json')
-  c.send({ action: 'noSuchAction' })
+  const errors = collectLogs(app.services, 'error')
+  try {
+    c.send('not json')
+    c.send({ action: 'noSuchAction' })
+    await waitFor(async () => errors.lines.length, (n) => n >= 4, 3000)
+  } finally {
+    errors.restore()
+  }
+  // Each unmatched frame logs the channel's name and the frame.
+  assert.equal(errors.lines.filter((line) => line.startsWith('No handler found for message in channel todos')).length, 2)
   const listed = await c.call('listTodos')
   assert.equal(listed.action, 'listTodos')
   // Only the greeting and the listTodos reply arrived.
@@ -437,6 +541,35 @@ test('on-message-raw-text: onMessage gets a JSON frame parsed on a channel with 
   }
 })
 
+test('binary-message-auth: onBinaryMessage follows the channel\'s auth: without a session it does not run, an error is logged and nothing is sent back; with one its result comes back as binary', async () => {
+  // processMessageHandlers reads onBinaryMessage when a socket opens, so only sockets opened inside the try see it.
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const calls: number[] = []
+  const errors = collectLogs(app.services, 'error')
+  try {
+    config.onBinaryMessage = async (_services: unknown, data: Uint8Array) => (calls.push(data.length), Uint8Array.from([...data].reverse()))
+    const anonymous = await client()
+    await anonymous.next((f) => 'signedIn' in f)
+    anonymous.ws.send(Uint8Array.from([1, 2, 3]), { binary: true })
+    await waitFor(async () => errors.lines.length, (n) => n > 0, 3000)
+    assert.match(errors.lines[0]!, /requires a session for binary message/)
+    // A later text reply proves nothing came back for the binary frame.
+    anonymous.send({ action: 'listTodos' })
+    assert.equal(await anonymous.next(() => true, 3000, 1), "Unauthorized for route 'action:listTodos'")
+    assert.deepEqual(await anonymous.next(() => true, 3000, 2), { action: 'listTodos' })
+    assert.equal(anonymous.frames.filter((f) => Buffer.isBuffer(f)).length, 0)
+    assert.deepEqual(calls, [])
+    const member = await signedIn('bin')
+    member.ws.send(Uint8Array.from([1, 2, 3]), { binary: true })
+    const echoed = await member.next((f) => Buffer.isBuffer(f))
+    assert.deepEqual([...echoed], [3, 2, 1])
+    assert.deepEqual(calls, [3])
+  } finally {
+    errors.restore()
+    delete config.onBinaryMessage
+  }
+})
+
 test('upgrade-unknown-path-404: an upgrade on a path no channel has is refused with 404', async () => {
   assert.equal(await upgradeStatus(`${app.wsUrl}/no-such-channel`), 404)
 })
@@ -453,6 +586,58 @@ test('route-meta-mismatch-404: when the generated meta holds another route text 
     meta.route = route
   }
   assert.equal(await upgradeStatus(`${app.wsUrl}/todos/live`), 101)
+})
+
+test('channel-param-route-422: a channel route with a :param is refused with 422 No data expected, since the param joins the opening data and the inspector records no input for a channel', async () => {
+  const { state } = await inspectFiles('channel-param', {
+    'probe.ts': [
+      "import { wireChannel, pikkuChannelConnectionFunc } from '@pikku/core/channel'",
+      'export const hello = pikkuChannelConnectionFunc<{ hi: boolean }, { roomId: string }>(async () => ({ hi: true }))',
+      "wireChannel({ name: 'rooms', route: '/rooms/:roomId', onConnect: hello, auth: false })",
+    ].join('\n'),
+  })
+  const inspected = (state as any).channels.meta.rooms
+  assert.equal(inspected.input, null)
+  assert.deepEqual(inspected.params, ['roomId'])
+  const meta = pikkuState(null, 'channel', 'meta') as any
+  const channels = pikkuState(null, 'channel', 'channels')
+  try {
+    meta.rooms = { name: 'rooms', route: '/rooms/:roomId', input: null, params: ['roomId'], messageWirings: {} }
+    channels.set('rooms', { name: 'rooms', route: '/rooms/:roomId', auth: false } as never)
+    httpRouter.reset()
+    const { handler, response } = await directUpgrade('/rooms/r1')
+    assert.equal(handler, undefined)
+    const answer = response.toResponse()
+    assert.equal(answer.status, 422)
+    assert.equal((await answer.json()).message, 'No data expected')
+  } finally {
+    delete meta.rooms
+    channels.delete('rooms')
+    httpRouter.reset()
+  }
+  assert.notEqual((await directUpgrade('/todos/live')).handler, undefined)
+})
+
+test('channel-route-constant-and-variable: the inspector records a route written as a constant under the constant\'s name and reports nothing, and records no channel for a wireChannel call given a variable', async () => {
+  const header = [
+    "import { wireChannel, pikkuChannelConnectionFunc } from '@pikku/core/channel'",
+    'export const hello = pikkuChannelConnectionFunc<{ hi: boolean }>(async () => ({ hi: true }))',
+    "const LIVE_ROUTE = '/live'",
+  ].join('\n')
+  const constant = await inspectFiles('channel-constant', {
+    'probe.ts': `${header}\nwireChannel({ name: 'live', route: LIVE_ROUTE, onConnect: hello, auth: false })`,
+  })
+  assert.deepEqual(codes(constant.reported), [])
+  assert.equal((constant.state as any).channels.meta.live.route, 'LIVE_ROUTE')
+  const variable = await inspectFiles('channel-variable', {
+    'probe.ts': `${header}\nconst config = { name: 'live', route: '/live', onConnect: hello, auth: false }\nwireChannel(config)`,
+  })
+  assert.deepEqual(Object.keys((variable.state as any).channels.meta), [])
+  // The name, by contrast, is checked: a constant there is reported.
+  const named = await inspectFiles('channel-named', {
+    'probe.ts': `${header}\nconst NAME = 'live'\nwireChannel({ name: NAME, route: '/live', onConnect: hello, auth: false })`,
+  })
+  assert.deepEqual(codes(named.reported), ['PKU118 critical'])
 })
 
 test('upgrade-query-without-input-422: the todos channel declares no opening data, so any query parameter on the upgrade is refused with 422', async () => {
@@ -626,6 +811,31 @@ test('handler-error-runs-on-disconnect: after a handler error the open socket ha
   assert.deepEqual(await failing.next((f) => f.topic === 'todos:ivy'), { topic: 'todos:ivy', data: { ...second, done: true } })
 })
 
+test('handler-error-close-delay-keeps-subscriptions: the runner closes the channel about 200 ms after the error reply, onDisconnect sees it closed, and the close alone leaves the socket subscribed', async () => {
+  const failing = await signedIn('hcd')
+  const actor = await signedIn('hcd')
+  await failing.call('subscribeToChanges')
+  let replyAt = 0
+  let disconnect: { at: number; state: string } | undefined
+  // forgetSocket replaced by one that only records: nothing unsubscribes the socket.
+  await withWrappedFunction('forgetSocket', () => async (_services, _data, wire) => {
+    disconnect = { at: Date.now(), state: wire.channel.state }
+  }, async () => {
+    failing.send({ action: 'getTodo', todoId: 'missing' })
+    await failing.next((f) => typeof f === 'object' && 'error' in f)
+    replyAt = Date.now()
+    await waitFor(async () => disconnect, (d) => d !== undefined, 3000)
+  })
+  assert.equal(disconnect!.state, 'closed')
+  const delay = disconnect!.at - replyAt
+  assert.ok(delay >= 150 && delay < 1000, `onDisconnect ran ${delay} ms after the error reply`)
+  assert.equal(subscribers('todos:hcd'), 1)
+  const todo = await actor.call('createTodo', { title: 'still pushed' })
+  await actor.call('completeTodo', { todoId: todo.todoId })
+  assert.deepEqual(await failing.next((f) => f.topic === 'todos:hcd'), { topic: 'todos:hcd', data: { ...todo, done: true } })
+  await failing.call('unsubscribeFromChanges')
+})
+
 test('close-drops-subscriptions: when a subscribed socket closes, its subscriptions leave the event hub', async () => {
   const c = await signedIn('cleo')
   await c.call('subscribeToChanges')
@@ -653,6 +863,39 @@ test('socket-close-runs-on-disconnect: when a subscribed socket closes, the chan
     assert.deepEqual(calls, ['todos:dora'])
   } finally {
     hub.unsubscribe = unsubscribe
+  }
+})
+
+test('channel-middleware-wraps-handler-sends: channel middleware sees what a handler sends with wire.channel.send and can change it, fan it out or drop it; the reply built from the return value and event hub pushes pass it by', async () => {
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const seen: unknown[] = []
+  const c = await signedIn('cmw')
+  const actor = await signedIn('cmw')
+  await c.call('subscribeToChanges')
+  try {
+    config.channelMiddleware = [
+      async (_services: unknown, event: any, next: (event: unknown) => Promise<void>) => {
+        seen.push(event)
+        if (event?.drop) return next(null)
+        return next([{ ...event, via: 'middleware' }, { extra: true }])
+      },
+    ]
+    await withWrappedFunction('listTodos', (original) => async (services, data, wire) => {
+      await wire.channel.send({ drop: true })
+      await wire.channel.send({ pushed: 1 })
+      return original(services, data, wire)
+    }, async () => {
+      const from = c.frames.length
+      const reply = await c.call('listTodos')
+      assert.equal(reply.via, undefined)
+      assert.deepEqual(c.frames.slice(from, from + 2), [{ pushed: 1, via: 'middleware' }, { extra: true }])
+    })
+    const todo = await actor.call('createTodo', { title: 'hub push' })
+    await actor.call('completeTodo', { todoId: todo.todoId })
+    assert.deepEqual(await c.next((f) => f.topic === 'todos:cmw'), { topic: 'todos:cmw', data: { ...todo, done: true } })
+    assert.deepEqual(seen, [{ drop: true }, { pushed: 1 }])
+  } finally {
+    delete config.channelMiddleware
   }
 })
 
