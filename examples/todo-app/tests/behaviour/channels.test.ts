@@ -5,7 +5,9 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { WebSocket, WebSocketServer } from 'ws'
 import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
-import { runLocalChannel } from '@pikku/core/channel/local'
+import { PikkuLocalChannelHandler, runLocalChannel } from '@pikku/core/channel/local'
+import { runChannelConnect, runChannelMessage } from '@pikku/core/channel/serverless'
+import { registerProbe } from './harness/core-probes.js'
 import { addChannelMiddleware, combineChannelMiddleware } from '@pikku/core/channel'
 import { fetch as pikkuFetch, fetchData, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
 import { randomUUID } from 'node:crypto'
@@ -165,11 +167,59 @@ test('upgrade-without-session-opens: a socket with no credential still opens', a
   assert.equal(await upgradeStatus(`${app.wsUrl}/todos/live`), 101)
 })
 
+/** Takes functions registered with registerProbe out of core's registry again. */
+const forgetProbes = (...names: string[]) => {
+  for (const name of names) {
+    pikkuState(null, 'function', 'functions').delete(name)
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>)[name]
+  }
+}
+
+/** The serverless runner (core's runChannelConnect and runChannelMessage, as Lambda and Cloudflare call it) on the todos
+ * channel, with an in-memory channel store and local channel handlers that record what is sent. */
+const serverless = () => {
+  const stored = new Map<string, { channelName: string; openingData: unknown; pikkuUserId?: string }>()
+  const sent: unknown[] = []
+  const channelStore = {
+    addChannel: async ({ channelId, channelName, openingData }: any) => void stored.set(channelId, { channelName, openingData }),
+    setPikkuUserId: async (channelId: string, pikkuUserId: string) => void (stored.get(channelId)!.pikkuUserId = pikkuUserId),
+    getChannel: async (channelId: string) => stored.get(channelId)!,
+    removeChannels: async (ids: string[]) => ids.forEach((id) => stored.delete(id)),
+    setState: async () => {},
+    getState: async () => undefined,
+    clearState: async () => {},
+  }
+  const channelHandlerFactory = (channelId: string, channelName: string, openingData: unknown) => {
+    const handler = new PikkuLocalChannelHandler(channelId, channelName, openingData)
+    handler.registerOnSend((message) => void sent.push(message))
+    handler.registerOnSendBinary((data) => void sent.push(data))
+    return handler
+  }
+  const params = (channelId: string) => ({ channelId, channelStore: channelStore as never, channelHandlerFactory: channelHandlerFactory as never })
+  return {
+    stored,
+    sent,
+    connect: (channelId: string) => runChannelConnect({ ...params(channelId), route: '/todos/live' } as never),
+    message: (channelId: string, data: unknown) => runChannelMessage(params(channelId) as never, data),
+  }
+}
+
 test('on-connect-reply: the value onConnect returns is the first frame, with the session the upgrade set', async () => {
   const anonymous = await client()
   assert.deepEqual(await anonymous.next(() => true), { signedIn: false })
   const member = await signedIn('ann')
   assert.deepEqual(await member.next(() => true), { signedIn: true })
+})
+
+test('serverless-connect-result-discarded: the serverless runner sends nothing of what onConnect returns', async () => {
+  const runner = serverless()
+  let returned: unknown
+  await withWrappedFunction('greetSocket', (original) => async (services, data, wire) => (returned = await original(services, data, wire)), async () => {
+    assert.equal(await runner.connect('sl-greet'), undefined)
+  })
+  assert.deepEqual(returned, { signedIn: false })
+  assert.ok(runner.stored.has('sl-greet'))
+  assert.deepEqual(runner.sent, [])
 })
 
 test('on-connect-not-awaited: @pikku/ws handles a message while onConnect is still running, so a slow onConnect\'s frame comes after that reply', async () => {
@@ -193,6 +243,37 @@ test("upgrade-cookie-and-api-key: the '*' middleware group sets the socket's ses
   const byKey = await client({ 'x-api-key': token })
   assert.deepEqual(await byKey.next(() => true), { signedIn: true })
   assert.equal((await byKey.call('listTodos')).action, 'listTodos')
+})
+
+test("serverless-connect-ignores-credentials: on Lambda, connectWebsocket does not sign a socket in from a bearer header or a session cookie that @pikku/ws accepts", async () => {
+  const { connectWebsocket } = await import('@pikku/lambda/websocket')
+  const token = await app.token('slc')
+  const userIds: string[] = []
+  const channelStore = {
+    addChannel: async () => {},
+    setPikkuUserId: async (_channelId: string, pikkuUserId: string) => void userIds.push(pikkuUserId),
+    removeChannels: async () => {},
+  }
+  const sessions: unknown[] = []
+  const credentials = [{ authorization: `Bearer ${token}` }, { cookie: `todo_session=${token}` }]
+  await withWrappedFunction('greetSocket', (original) => async (services, data, wire) => (sessions.push(wire.session), original(services, data, wire)), async () => {
+    for (const [n, headers] of credentials.entries()) {
+      const event = {
+        path: '/todos/live',
+        httpMethod: 'GET',
+        headers: { host: 'localhost', ...headers },
+        queryStringParameters: null,
+        body: null,
+        isBase64Encoded: false,
+        requestContext: { connectionId: `c-cred-${n}`, domainName: 'ws.example.com', stage: 'prod' },
+      } as never
+      assert.equal((await connectWebsocket(event, { channelStore: channelStore as never })).statusCode, 200)
+    }
+  })
+  assert.deepEqual(sessions, [undefined, undefined])
+  assert.deepEqual(userIds, [])
+  // The same credentials sign a @pikku/ws socket in.
+  for (const headers of credentials) assert.deepEqual(await (await client(headers)).next(() => true), { signedIn: true })
 })
 
 test('unauthorized-text-then-echo: a message to a session route without a session gets the text, then the bare echo', async () => {
@@ -480,6 +561,34 @@ test('signed-out-socket-keeps-session-on-auth-false-route: after a message runs 
   }
 })
 
+test('serverless-message-session-not-kept: a session set by one message on the serverless runner is gone at the next, on a socket that connected without one; on @pikku/ws the next message has it', async () => {
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const routes = config.onMessageWiring.action
+  const routeMeta = (pikkuState(null, 'channel', 'meta') as any).todos.messageWirings.action
+  registerProbe('probeSignIn', { func: async (_services: unknown, _data: unknown, wire: any) => (await wire.setSession({ userId: 'sl-user', role: 'member' }), { ok: true }) }, { sessionless: true })
+  registerProbe('probeWho', { func: async (_services: unknown, _data: unknown, wire: any) => ({ who: wire.session?.userId ?? null }) }, { sessionless: true })
+  try {
+    routes.probeSignIn = { func: { func: async () => {} }, auth: false }
+    routes.probeWho = { func: { func: async () => {} }, auth: false }
+    routeMeta.probeSignIn = { pikkuFuncId: 'probeSignIn' }
+    routeMeta.probeWho = { pikkuFuncId: 'probeWho' }
+    const runner = serverless()
+    await runner.connect('sl-session')
+    assert.deepEqual(await runner.message('sl-session', JSON.stringify({ action: 'probeSignIn' })), { ok: true, action: 'probeSignIn' })
+    assert.deepEqual(await runner.message('sl-session', JSON.stringify({ action: 'probeWho' })), { who: null, action: 'probeWho' })
+    const local = await client()
+    await local.next((f) => 'signedIn' in f)
+    await local.call('probeSignIn')
+    assert.deepEqual(await local.call('probeWho'), { who: 'sl-user', action: 'probeWho' })
+  } finally {
+    delete routes.probeSignIn
+    delete routes.probeWho
+    delete routeMeta.probeSignIn
+    delete routeMeta.probeWho
+    forgetProbes('probeSignIn', 'probeWho')
+  }
+})
+
 test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no answer when there is no onMessage', async () => {
   const c = await signedIn('ann')
   const errors = collectLogs(app.services, 'error')
@@ -567,6 +676,31 @@ test('binary-message-auth: onBinaryMessage follows the channel\'s auth: without 
   } finally {
     errors.restore()
     delete config.onBinaryMessage
+  }
+})
+
+test('serverless-binary-to-on-message: the serverless runner hands a binary frame to onMessage and never calls onBinaryMessage', async () => {
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const meta = (pikkuState(null, 'channel', 'meta') as any).todos
+  const received: unknown[] = []
+  const binaryCalls: unknown[] = []
+  registerProbe('probeChannelOnMessage', { func: async (_services: unknown, data: unknown) => void received.push(data) }, { sessionless: true })
+  const originalMessage = meta.message
+  try {
+    config.onMessage = { func: { func: async () => {} }, auth: false }
+    config.onBinaryMessage = async (_services: unknown, data: unknown) => void binaryCalls.push(data)
+    meta.message = { pikkuFuncId: 'probeChannelOnMessage' }
+    const runner = serverless()
+    await runner.connect('sl-binary')
+    const bytes = Uint8Array.from([1, 2, 3])
+    await runner.message('sl-binary', bytes)
+    assert.deepEqual(received, [bytes])
+    assert.deepEqual(binaryCalls, [])
+  } finally {
+    delete config.onMessage
+    delete config.onBinaryMessage
+    meta.message = originalMessage
+    forgetProbes('probeChannelOnMessage')
   }
 })
 
