@@ -180,12 +180,13 @@ const forgetProbes = (...names: string[]) => {
 const serverless = () => {
   const stored = new Map<string, { channelName: string; openingData: unknown; pikkuUserId?: string }>()
   const sent: unknown[] = []
+  let stateWritten: (state: unknown) => void = () => {}
   const channelStore = {
     addChannel: async ({ channelId, channelName, openingData }: any) => void stored.set(channelId, { channelName, openingData }),
     setPikkuUserId: async (channelId: string, pikkuUserId: string) => void (stored.get(channelId)!.pikkuUserId = pikkuUserId),
     getChannel: async (channelId: string) => stored.get(channelId)!,
     removeChannels: async (ids: string[]) => ids.forEach((id) => stored.delete(id)),
-    setState: async () => {},
+    setState: async (_channelId: string, state: unknown) => stateWritten(state),
     getState: async () => undefined,
     clearState: async () => {},
   }
@@ -199,6 +200,8 @@ const serverless = () => {
   return {
     stored,
     sent,
+    /** Called with each state the runner hands the channel store's setState. */
+    onSetState: (record: (state: unknown) => void) => void (stateWritten = record),
     connect: (channelId: string) => runChannelConnect({ ...params(channelId), route: '/todos/live' } as never),
     message: (channelId: string, data: unknown) => runChannelMessage(params(channelId) as never, data),
   }
@@ -589,6 +592,43 @@ test('serverless-message-session-not-kept: a session set by one message on the s
   }
 })
 
+test('channel-state-kept-per-runner: with the local runner getState returns the very object setState stored, across messages; the serverless runner hands it to the channel store', async () => {
+  const stored = { at: new Date(0), note: undefined }
+  const reads: unknown[] = []
+  // The first call stores the state, the second reads it.
+  const keep = (): RegisteredFunc => async (_services, _data, wire) => {
+    const state = await wire.channel.getState()
+    if (state === undefined) await wire.channel.setState(stored)
+    else reads.push(state)
+    return { ok: true }
+  }
+  const c = await signedIn('state')
+  await withWrappedFunction('listTodos', keep, async () => {
+    await c.call('listTodos')
+    await c.call('listTodos')
+  })
+  assert.equal(reads.length, 1)
+  assert.equal(reads[0], stored)
+  // The serverless runner: setState goes to the channel store the runtime was given.
+  const runner = serverless()
+  const written: unknown[] = []
+  await runner.connect('sl-state')
+  const routes = (pikkuState(null, 'channel', 'channels').get('todos') as any).onMessageWiring.action
+  const routeMeta = (pikkuState(null, 'channel', 'meta') as any).todos.messageWirings.action
+  registerProbe('probeSetState', { func: async (_services: unknown, _data: unknown, wire: any) => (await wire.channel.setState(stored), { ok: true }) }, { sessionless: true })
+  runner.onSetState((state) => written.push(state))
+  try {
+    routes.probeSetState = { func: { func: async () => {} }, auth: false }
+    routeMeta.probeSetState = { pikkuFuncId: 'probeSetState' }
+    await runner.message('sl-state', JSON.stringify({ action: 'probeSetState' }))
+    assert.deepEqual(written, [stored])
+  } finally {
+    delete routes.probeSetState
+    delete routeMeta.probeSetState
+    forgetProbes('probeSetState')
+  }
+})
+
 test('unmatched-message-ignored: a non-JSON frame or an unknown action gets no answer when there is no onMessage', async () => {
   const c = await signedIn('ann')
   const errors = collectLogs(app.services, 'error')
@@ -780,6 +820,18 @@ test('upgrade-query-without-input-422: the todos channel declares no opening dat
   assert.equal(await upgradeStatus(`${app.wsUrl}/todos/live?token=abc`), 422)
   const plain = await client()
   assert.equal((await plain.call('listTodos')).action, 'listTodos')
+})
+
+test('upgrade-query-without-schema-service: without a schema service the opening data is not checked, so the same query opens the channel', async () => {
+  const services = app.services as any
+  const schema = services.schema
+  try {
+    delete services.schema
+    assert.notEqual((await directUpgrade('/todos/live?token=abc')).handler, undefined)
+  } finally {
+    services.schema = schema
+  }
+  assert.equal((await directUpgrade('/todos/live?token=abc')).handler, undefined)
 })
 
 test('upgrade-middleware-error-no-status: a malformed or invalid bearer credential drops the upgrade with no HTTP status', async () => {
