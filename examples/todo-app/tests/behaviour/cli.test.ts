@@ -146,7 +146,8 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
 `,
   }
   for (const [path, text] of Object.entries(files)) writeFileSync(join(COPY, path), text)
-  runs.pikkuAll = run([PIKKU, 'all'], COPY)
+  // PIKKU_TIMING asks for the table of step timings, on this failing run and on the passing one after the fix.
+  runs.pikkuAll = run([PIKKU, 'all'], COPY, { PIKKU_TIMING: '1' })
   runs.configElsewhere = run([PIKKU, 'all', '--config', join(COPY, 'pikku.config.json')], ELSEWHERE)
   // No command named: the default command `all` runs only when no bare word follows, and a spaced option value is one.
   runs.defaultSpacedValue = run([PIKKU, '--tags', 'todos'], ELSEWHERE)
@@ -159,7 +160,7 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.stateLoad = runs.stateSave.then(() => run([PIKKU, 'all', '--stateInput', 'state.json'], COPY))
   // Last in the folder: `pikku watch`, one change that keeps the mistakes, one that fixes both, then a plain run.
   runs.watchAfterFix = runs.stateLoad.then(() => watchThenFix())
-  runs.allAfterFix = runs.watchAfterFix.then(() => run([PIKKU, 'all'], COPY))
+  runs.allAfterFix = runs.watchAfterFix.then(() => run([PIKKU, 'all'], COPY, { PIKKU_TIMING: '1' }))
   writeFileSync(join(NO_TSCONFIG, 'pikku.config.json'), JSON.stringify({ srcDirectories: ['./src'], outDir: './.pikku' }))
   runs.noTsconfig = run([PIKKU, 'all'], NO_TSCONFIG)
   writeFileSync(join(NO_OUTDIR, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'] }))
@@ -346,6 +347,142 @@ test('config-option-ignored: --config naming the project config, run from a fold
   assert.match(stdout + stderr, /Config file pikku\.config\.json not found/)
 })
 
+// The start of every `pikku` command (CLI 0.12.113), called in this process: core's parseCLIArguments with the CLI's
+// own generated metadata, then createConfig of the CLI's services.js with the options it parsed, which sets the level,
+// output mode and failing severities of the CLI's logger (a CLILogger, whose setters are watched here) and merges the
+// config file into the command's config.
+const CLI_DIST = join(APP, 'node_modules', '@pikku', 'cli', 'dist')
+const cliStart = async (args: string[], config: Record<string, unknown> = {}) => {
+  const { parseCLIArguments } = await import('@pikku/core/cli')
+  const cliMeta = JSON.parse(readFileSync(join(CLI_DIST, '.pikku', 'cli', 'pikku-cli-wirings-meta.gen.json'), 'utf8'))
+  const { createConfig } = await import(join(CLI_DIST, 'src', 'services.js'))
+  const { CLILogger } = await import(join(CLI_DIST, 'src', 'services', 'cli-logger.service.js'))
+  const parsed = parseCLIArguments(args, 'pikku', cliMeta)
+  const dir = runTempDir('cli-start')
+  const calls: Record<string, unknown[]> = {}
+  const originals = { setLevel: CLILogger.prototype.setLevel, setFailOn: CLILogger.prototype.setFailOn, setOutputMode: CLILogger.prototype.setOutputMode }
+  try {
+    writeFileSync(join(dir, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku', ...config }))
+    for (const [name, original] of Object.entries(originals)) {
+      CLILogger.prototype[name] = function (this: unknown, value: unknown) {
+        calls[name] = value === undefined ? [] : [value]
+        return original.call(this, value)
+      }
+    }
+    const result = await createConfig({}, { ...parsed.options, configFile: join(dir, 'pikku.config.json') }, parsed.commandPath)
+    return { parsed, result, level: calls.setLevel?.[0], failOn: calls.setFailOn?.[0] as string[], outputMode: calls.setOutputMode?.[0] }
+  } finally {
+    Object.assign(CLILogger.prototype, originals)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+test('option-spellings: the pikku CLI takes each option in kebab-case or in camelCase, to the same value', async () => {
+  const pairs: Array<[string[], string[], string, unknown]> = [
+    [['all', '--fail-on-error'], ['all', '--failOnError'], 'failOnError', true],
+    [['all', '--strict-meta'], ['all', '--strictMeta'], 'strictMeta', true],
+    [['all', '--state-output', 's.json'], ['all', '--stateOutput', 's.json'], 'stateOutput', 's.json'],
+    [['all', '--user-session-type', 'Session'], ['all', '--userSessionType', 'Session'], 'userSessionType', 'Session'],
+  ]
+  const { parseCLIArguments } = await import('@pikku/core/cli')
+  const cliMeta = JSON.parse(readFileSync(join(CLI_DIST, '.pikku', 'cli', 'pikku-cli-wirings-meta.gen.json'), 'utf8'))
+  for (const [kebab, camel, key, value] of pairs) {
+    const a = parseCLIArguments(kebab, 'pikku', cliMeta)
+    const b = parseCLIArguments(camel, 'pikku', cliMeta)
+    assert.equal(a.options[key], value, kebab.join(' '))
+    assert.deepEqual(b.options, a.options, camel.join(' '))
+    assert.deepEqual([...a.errors, ...a.warnings, ...b.errors, ...b.warnings], [])
+  }
+})
+
+test('log-level-ignored: -l, --logLevel and --log-level leave the CLI at info; --loglevel, warned about as unknown, sets the level', async () => {
+  const { LogLevel } = await import('@pikku/core/services')
+  for (const args of [['all', '-l', 'error'], ['all', '--logLevel', 'error'], ['all', '--log-level', 'debug']]) {
+    const { parsed, level } = await cliStart(args)
+    assert.equal(parsed.options.logLevel, args[2])
+    assert.deepEqual(parsed.warnings, [])
+    assert.equal(level, LogLevel.info, args.join(' '))
+  }
+  const lower = await cliStart(['all', '--loglevel', 'debug'])
+  assert.equal(lower.level, LogLevel.debug)
+  assert.equal(lower.parsed.warnings.length, 1)
+  assert.match(lower.parsed.warnings[0], /^Unknown option: --loglevel \(ignored\)/)
+})
+
+test('output-json-stderr: --output json and --json put the logger in JSON mode, whose records go to stderr and none to stdout', async () => {
+  assert.equal((await cliStart(['all', '--output', 'json'])).outputMode, 'json')
+  assert.equal((await cliStart(['all', '--json'])).outputMode, 'json')
+  const { CLILogger } = await import(join(CLI_DIST, 'src', 'services', 'cli-logger.service.js'))
+  const logger = new CLILogger({ logLogo: false })
+  logger.setOutputMode('json')
+  const written: Record<'stdout' | 'stderr', string> = { stdout: '', stderr: '' }
+  const originals = { stdout: process.stdout.write, stderr: process.stderr.write }
+  const originalLog = console.log
+  try {
+    process.stdout.write = ((chunk: string) => ((written.stdout += chunk), true)) as never
+    process.stderr.write = ((chunk: string) => ((written.stderr += chunk), true)) as never
+    console.log = (...parts: unknown[]) => void (written.stdout += parts.join(' '))
+    logger.info('Generated in 1ms')
+    logger.diagnostic({ severity: 'error', code: 'PKU463', message: 'probe' })
+  } finally {
+    process.stdout.write = originals.stdout
+    process.stderr.write = originals.stderr
+    console.log = originalLog
+  }
+  assert.equal(written.stdout, '')
+  const records = written.stderr.trim().split('\n').map((line) => JSON.parse(line))
+  assert.deepEqual(records.map((record) => record.level), ['info', 'error'])
+  // A real `pikku all --json` run: nothing on stdout is a record.
+  const real = await runs.pikkuJson
+  assert.ok(real.stdout.split('\n').every((line) => !line.trim().startsWith('{')), real.stdout)
+})
+
+test('fail-on-flags: --failOnError fails on a coded error, --failOnWarn on a coded warn, --failOnCritical false still on a critical; uncoded lines and lint warnings never', async () => {
+  const { CLILogger } = await import(join(CLI_DIST, 'src', 'services', 'cli-logger.service.js'))
+  const { processDiagnostics } = await import(join(CLI_DIST, 'src', 'services.js'))
+  const { pikkuSummary } = await import(join(CLI_DIST, 'src', 'functions', 'commands', 'pikku-command-summary.js'))
+  // The summary step that ends `pikku all`, with a logger set up as createConfig set up the CLI's for these flags.
+  const summaryFails = async (args: string[], record: (logger: InstanceType<typeof CLILogger>) => void) => {
+    const logger = new CLILogger({ logLogo: false, silent: true })
+    logger.setFailOn((await cliStart(['all', ...args])).failOn)
+    record(logger)
+    try {
+      await pikkuSummary.func({ logger, getInspectorState: async () => ({}) }, undefined, {})
+      return undefined
+    } catch (error) {
+      return (error as Error).message
+    }
+  }
+  const codedError = (logger: InstanceType<typeof CLILogger>) => logger.diagnostic({ severity: 'error', code: 'PKU463', message: 'probe' })
+  assert.equal(await summaryFails([], codedError), undefined)
+  assert.equal(await summaryFails(['--failOnError'], codedError), 'Pikku inspection failed due to error diagnostics')
+  // A red line with no code is not recorded.
+  assert.equal(await summaryFails(['--failOnError'], (logger) => logger.error('Handler for pikkuMiddleware is not a function.')), undefined)
+  const codedWarn = (logger: InstanceType<typeof CLILogger>) => logger.diagnostic({ severity: 'warn', code: 'PKU951', message: 'probe' })
+  assert.equal(await summaryFails(['--failOnError'], codedWarn), undefined)
+  assert.equal(await summaryFails(['--failOnWarn'], codedWarn), 'Pikku inspection failed due to warn diagnostics')
+  // A lint lowered to 'warn', and a plain warning, are not recorded.
+  const lintWarn = (logger: InstanceType<typeof CLILogger>) => {
+    processDiagnostics([{ code: 'PKU410', message: 'probe' }], { servicesNotDestructured: 'warn' }, logger)
+    logger.warn('a plain warning')
+  }
+  assert.equal(await summaryFails(['--failOnWarn'], lintWarn), undefined)
+  const critical = (logger: InstanceType<typeof CLILogger>) => logger.critical('PKU410', 'probe')
+  assert.equal(await summaryFails(['--failOnCritical', 'false'], critical), 'Pikku inspection failed due to critical diagnostics')
+  assert.equal(await summaryFails(['--fail-on-critical=false'], critical), 'Pikku inspection failed due to critical diagnostics')
+})
+
+test('config-keys-overridden: security, stateInput and filters in pikku.config.json change nothing; the --security and --stateInput flags do', async () => {
+  const fromConfig = await cliStart(['all'], { security: true, stateInput: 'state.json', filters: { tags: ['admin'] } })
+  assert.equal(fromConfig.parsed.options.security, false)
+  assert.equal(fromConfig.result.security, false)
+  assert.equal(fromConfig.result.preloadedInspectorState, undefined)
+  assert.equal(fromConfig.result.filters.tags, undefined)
+  assert.equal((await cliStart(['all', '--security'])).result.security, true)
+  // The flag is read: a file that is not there fails the start.
+  await assert.rejects(cliStart(['all', '--stateInput', join(ELSEWHERE, 'no-state.json')]), /ENOENT/)
+})
+
 test('default-command-needs-no-bare-word: pikku --tags todos prints the usage and exits 1; pikku --tags=todos runs all', async () => {
   // parseCLIArguments in core's command-parser.ts applies an isDefault command only when no argument without a
   // leading '-' remains, and it checks that before it knows which options take a value.
@@ -392,6 +529,48 @@ test('state-input-skips-checks: pikku all --stateInput passes a project whose pl
   assert.doesNotMatch(output, /inspection failed/)
 })
 
+test('config-loader-paths: --outDir against rootDir, outDir against the config folder; extends brings the derived paths along; clientFiles and scaffold checks', async () => {
+  const { PikkuCLIConfigError } = await import(join(CLI_DIST, 'src', 'utils', 'pikku-cli-config.js'))
+  // A relative --outDir is taken from rootDir, not from the working directory (this process's, the app's).
+  const flag = await cliStart(['all', '--outDir', 'gen'], { rootDir: './sub' })
+  assert.equal(flag.result.outDir, join(flag.result.configDir, 'sub', 'gen'))
+  assert.notEqual(process.cwd(), flag.result.rootDir)
+  // outDir in the config is taken from the config file's folder, whatever rootDir says.
+  const key = await cliStart(['all'], { rootDir: './sub', outDir: './out' })
+  assert.equal(key.result.outDir, join(key.result.configDir, 'out'))
+  // The flag stands in for a missing outDir key, and the generated paths are derived from it.
+  const noKey = await cliStart(['all', '--outDir', 'gen'], { outDir: undefined })
+  assert.equal(noKey.result.bootstrapFile, join(noKey.result.configDir, 'gen', 'pikku-bootstrap.gen.ts'))
+  // extends: the extended config's generated paths and rootDir come along; this config's outDir moves neither.
+  const base = runTempDir('cli-extends-base')
+  try {
+    writeFileSync(join(base, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku', packageMappings: { a: 'pkg-a' }, schema: { additionalProperties: true } }))
+    const child = await cliStart(['all'], { extends: join(base, 'pikku.config.json'), outDir: './mine', packageMappings: { b: 'pkg-b' }, schema: { supportsImportAttributes: false } })
+    assert.equal(child.result.outDir, join(child.result.configDir, 'mine'))
+    assert.equal(child.result.bootstrapFile, join(base, '.pikku', 'pikku-bootstrap.gen.ts'))
+    for (const path of [child.result.functionsFile, child.result.schemaDirectory]) assert.ok(path.startsWith(join(base, '.pikku')), path)
+    assert.deepEqual(child.result.schema, { additionalProperties: true, supportsImportAttributes: false })
+    assert.equal(child.result.rootDir, base)
+    assert.deepEqual(child.result.packageMappings, { a: 'pkg-a', b: 'pkg-b' })
+    // Its own relative rootDir is not resolved against its folder: it is joined to itself and stays relative, and so do
+    // the paths built on it, such as tsconfig.
+    const ownRoot = await cliStart(['all'], { extends: join(base, 'pikku.config.json'), rootDir: './sub' })
+    assert.equal(ownRoot.result.rootDir, join('sub', 'sub'))
+    assert.equal(ownRoot.result.tsconfig, join('sub', 'sub', 'tsconfig.json'))
+  } finally {
+    rmSync(base, { recursive: true, force: true })
+  }
+  // clientFiles: realtimeFile is set beside fetchFile when scaffold.events is on; the old startServerFnsFile is refused.
+  const events = await cliStart(['all'], { scaffold: { events: true }, clientFiles: { fetchFile: './client/fetch.gen.ts' } })
+  assert.equal(events.result.clientFiles.realtimeFile, join(events.result.configDir, 'client', 'realtime.gen.ts'))
+  assert.equal((await cliStart(['all'], { clientFiles: { fetchFile: './client/fetch.gen.ts' } })).result.clientFiles.realtimeFile, undefined)
+  await assert.rejects(cliStart(['all'], { clientFiles: { startServerFnsFile: './start.gen.ts' } }), /startServerFnsFile is now clientFiles\.tanstackStartFile/)
+  // scaffold: a key other than path is refused, except under webhook and graph.
+  await assert.rejects(cliStart(['all'], { scaffold: { rpc: { auth: true } } }), (error: unknown) => error instanceof PikkuCLIConfigError)
+  await assert.rejects(cliStart(['all'], { scaffold: { console: { path: 'x.ts', auth: false } } }), (error: unknown) => error instanceof PikkuCLIConfigError)
+  assert.deepEqual((await cliStart(['all'], { scaffold: { webhook: { auth: true }, graph: { anything: 1 } } })).result.scaffold, { webhook: { auth: true }, graph: { anything: 1 } })
+})
+
 test('config-without-tsconfig: a valid pikku.config.json with no tsconfig key fails to load', async () => {
   const { code, stdout, stderr } = await runs.noTsconfig
   const output = stdout + stderr
@@ -429,6 +608,16 @@ test('watch-diagnostics-stick: once a pass of pikku watch records PKU410, every 
   const fresh = await runs.allAfterFix
   assert.equal(fresh.code, 0)
   assert.doesNotMatch(fresh.stdout + fresh.stderr, /PKU41[01]/)
+})
+
+test('timing-after-success: with PIKKU_TIMING set, a pikku all that succeeds prints the step timings; one that fails prints none', async () => {
+  const passed = await runs.allAfterFix
+  assert.equal(passed.code, 0)
+  assert.match(passed.stdout, /^\[TIMING\] pikku all — \d+ steps, \d+ms total \(slowest first\):$/m)
+  assert.match(passed.stdout, /^\[TIMING\] +\d+ms {2}\S+/m)
+  const failed = await runs.pikkuAll
+  assert.notEqual(failed.code, 0)
+  assert.doesNotMatch(failed.stdout + failed.stderr, /\[TIMING\]/)
 })
 
 // The `pikku db` commands of @pikku/cli 0.12.113: loadUserConfigForDb (db-shared.ts) and resolveDb, reset and
@@ -541,6 +730,17 @@ test('skills-install-skips-existing: pikku skills install leaves a skill folder 
   }
 })
 
+test('deploy-default-provider: the parser fills in -p cloudflare for pikku deploy, so deploy.defaultProvider in the config is never reached', async () => {
+  const { parseCLIArguments } = await import('@pikku/core/cli')
+  const cliMeta = JSON.parse(readFileSync(join(CLI_DIST, '.pikku', 'cli', 'pikku-cli-wirings-meta.gen.json'), 'utf8'))
+  const { resolveProvider } = await import(join(CLI_DIST, 'src', 'functions', 'commands', 'deploy-apply.js'))
+  const parsed = parseCLIArguments(['deploy', 'plan'], 'pikku', cliMeta)
+  assert.equal(parsed.options.provider, 'cloudflare')
+  // Which provider resolveProvider picks shows in its refusal when the config lists no such provider.
+  const config = { deploy: { defaultProvider: 'standalone', providers: { standalone: '@pikku/no-such-package' } } }
+  await assert.rejects(resolveProvider(config, parsed.options.provider, {}), /Unknown deploy provider: 'cloudflare'/)
+})
+
 test('deploy-failure-exit-0: pikku deploy apply --from-plan whose provider reports a failed deploy logs the errors, writes success: false to the result file and returns normally, leaving no exit code', async () => {
   // The command's function of @pikku/cli 0.12.113 called in this process (bin/pikku.js exits with process.exitCode ?? 0
   // once it returns), with a provider loaded from a data: URL through deploy.providers, as the CLI's own tests do.
@@ -596,7 +796,7 @@ test('scaffold-path-deletes-files: before it generates anything, pikku all delet
 // command-line lists into filters and filterInspectorState narrows the inspected state with them, as services.js does.
 // The state is a hand-made slice of the to-do app's: two routes, the todo-reminders queue worker and a function reached
 // only by an rpc.invoke of listTodos.
-const filterAppSlice = async (args: Record<string, string[]>) => {
+const filterAppSlice = async (args: Record<string, string | string[]>, config: Record<string, unknown> = {}) => {
   const { parseCLIFilters } = await import(join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'utils', 'parse-cli-filters.js'))
   const { filterInspectorState } = await import(join(APP, 'node_modules', '@pikku', 'inspector', 'dist', 'index.js'))
   const fn = (services: string[] = [], tags?: string[]) => ({ services: { optimized: true, services }, tags })
@@ -626,7 +826,7 @@ const filterAppSlice = async (args: Record<string, string[]>) => {
     wireServicesMeta: new Map(),
   }
   const { logger } = recordingLogger()
-  const filtered = filterInspectorState(state, parseCLIFilters(args, {}), logger)
+  const filtered = filterInspectorState(state, parseCLIFilters(args, config), logger)
   return {
     routes: Object.entries(filtered.http.meta as Record<string, Record<string, unknown>>).flatMap(([method, routes]) => Object.keys(routes).map((path) => `${method} ${path}`)),
     queueWorkers: Object.keys(filtered.queueWorkers.meta),
@@ -663,6 +863,27 @@ test('filter-http-methods-case: --httpMethods get keeps no route, GET keeps the 
   const noRoute = await filterAppSlice({ httpRoutes: ['/nothing'] })
   assert.deepEqual(noRoute.routes, [])
   assert.deepEqual(noRoute.queueWorkers, ['todo-reminders'])
+})
+
+test('filter-directories: --directories narrows HTTP routes by their function\'s file and keeps the queue worker; --excludeDirectories drops nothing', async () => {
+  const kept = await filterAppSlice({ directories: ['functions/listTodos'] })
+  assert.deepEqual(kept.routes, ['get /todos'])
+  assert.deepEqual(kept.queueWorkers, ['todo-reminders'])
+  // The worker's own file, src/wirings/, is not under the directory either.
+  assert.deepEqual((await filterAppSlice({ directories: ['src/functions'] })).queueWorkers, ['todo-reminders'])
+  const excluded = await filterAppSlice({ excludeDirectories: ['functions/listTodos', 'src/wirings'] })
+  assert.deepEqual(excluded.routes, ['get /todos', 'post /todos'])
+  assert.deepEqual(excluded.queueWorkers, ['todo-reminders'])
+})
+
+test('filter-named-joins: --filter joins a named filter\'s lists to the same flags, so a wiring needs one entry of either; lists of different kinds must all match', async () => {
+  const config = { namedFilters: { public: { tags: ['todos'] } } }
+  assert.deepEqual((await filterAppSlice({ filter: ['public'] }, config)).routes, ['get /todos'])
+  // --tags admin alone keeps no route; with the named filter it does not narrow the set, it widens it.
+  assert.deepEqual((await filterAppSlice({ tags: ['admin'] })).routes, [])
+  assert.deepEqual((await filterAppSlice({ filter: ['public'], tags: ['admin'] }, config)).routes, ['get /todos'])
+  // A tag list and a method list: the GET route has the tag, the POST route the method, and neither has both.
+  assert.deepEqual((await filterAppSlice({ filter: ['public'], httpMethods: ['POST'] }, config)).routes, [])
 })
 
 test('filter-drops-invoked-function: --wires http drops a function that a kept route function reaches only by rpc.invoke', async () => {
@@ -782,6 +1003,27 @@ const generateTanStackShim = (): Promise<Run> => {
   return tanstackShim
 }
 after(() => rmSync(TANSTACK, { recursive: true, force: true }))
+
+test('client-skips: the TanStack Start step skips with a warning when rpcWiringsFile is unset; the realtime step with a debug message only when fetchFile is', async () => {
+  const dir = runTempDir('cli-client-skips')
+  try {
+    const { pikkuTanStackStart } = await import(join(CLI_DIST, 'src', 'functions', 'runtimes', 'tanstack-start', 'pikku-command-tanstack-start.js'))
+    const { pikkuRealtime } = await import(join(CLI_DIST, 'src', 'functions', 'wirings', 'realtime', 'pikku-command-realtime.js'))
+    const tanstack = recordingLogger()
+    const tanstackStartFile = join(dir, 'api.gen.ts')
+    await pikkuTanStackStart.func({ logger: tanstack.logger, config: { clientFiles: { tanstackStartFile }, packageMappings: {} } }, undefined, {})
+    assert.deepEqual(tanstack.lines.map(({ level }) => level), ['warn'])
+    assert.match(tanstack.lines[0].text, /tanstackStartFile is set but rpcWiringsFile is not/)
+    assert.equal(existsSync(tanstackStartFile), false)
+    const realtime = recordingLogger()
+    const realtimeFile = join(dir, 'realtime.gen.ts')
+    await pikkuRealtime.func({ logger: realtime.logger, config: { clientFiles: { realtimeFile }, packageMappings: {} } }, undefined, {})
+    assert.deepEqual(realtime.lines.map(({ level }) => level), ['debug'])
+    assert.equal(existsSync(realtimeFile), false)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
 
 test('tanstack-start-import-meta-env: the makeApi() shim reads import.meta.env, so without a declaration of ImportMeta.env it fails to compile with TS2339; with one it compiles', async () => {
   const generated = await generateTanStackShim()
