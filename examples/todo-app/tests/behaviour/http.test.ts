@@ -16,9 +16,18 @@ import { get as getRaw, type Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
-import { fetch as coreFetch, httpRouter, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse, wireHTTP as coreWireHTTP } from '@pikku/core/http'
+import {
+  defineHTTPRoutes as coreDefineHTTPRoutes,
+  fetch as coreFetch,
+  httpRouter,
+  PikkuFetchHTTPRequest,
+  PikkuFetchHTTPResponse,
+  wireHTTP as coreWireHTTP,
+  wireHTTPRoutes as coreWireHTTPRoutes,
+} from '@pikku/core/http'
 import { freePort } from './harness/services.js'
 import { runTempDir } from './harness/temp.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 import { recordingLogger, registerProbe, withProbeRoute, withRawBytesRoute } from './harness/core-probes.js'
 import { withEnv } from './harness/env.js'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -1231,6 +1240,58 @@ test('missing-metadata-skipped: a wiring whose route codegen never saw is skippe
   assert.equal((await fetch(`${app.url}/not-generated`)).status, 404)
 })
 
+// What the inspector (the analysis `pikku all` runs) records for wirings it cannot read as written.
+const inspectedRoutes = async (name: string, wiring: string) => {
+  const head = [
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    "import { wireHTTP, wireHTTPRoutes, defineHTTPRoutes } from '#pikku/http'",
+    'export const getItem = pikkuSessionlessFunc<{ itemId: string }, void>({ func: async () => {} })',
+    'export const addItem = pikkuSessionlessFunc<{ title: string; page?: string }, void>({ func: async () => {} })',
+    '',
+  ].join('\n')
+  const { reported, state } = await inspectFiles(name, { 'probe.ts': head + wiring })
+  const meta = (state as any).http.meta as Record<string, Record<string, { tags?: string[] }>>
+  const routes = Object.entries(meta).flatMap(([method, byRoute]) => Object.keys(byRoute).map((route) => `${method} ${route}`))
+  return { codes: codes(reported), routes, meta }
+}
+
+test('inspector-unreadable-wirings: a constant method or query list makes the inspector throw a TypeError; a constant route is recorded as its name, and a variable argument, a shorthand, spread or array-variable group entry is passed over, all without a diagnostic', async () => {
+  await assert.rejects(
+    inspectedRoutes('http-method-const', "const METHOD = 'get'\nwireHTTP({ method: METHOD, route: '/items/:itemId', func: getItem, auth: false })\n"),
+    (e: unknown) => e instanceof TypeError && /^Cannot set properties of undefined \(setting '\/items\/:itemId'\)/.test(e.message),
+  )
+  await assert.rejects(
+    inspectedRoutes('http-query-const', "const Q = ['page'] as const\nwireHTTP({ method: 'post', route: '/items', func: addItem, auth: false, query: Q })\n"),
+    (e: unknown) => e instanceof TypeError && e.message === 'query.filter is not a function',
+  )
+  const { codes: reported, routes } = await inspectedRoutes('http-unreadable', [
+    "const ROUTE = '/items/:itemId'",
+    "wireHTTP({ method: 'get', route: ROUTE, func: getItem, auth: false })",
+    "const variable = { method: 'post', route: '/variable', func: addItem, auth: false } as const",
+    'wireHTTP(variable)',
+    "const group = { basePath: '/group', auth: false, routes: { one: { method: 'post', route: '/one', func: addItem } } } as const",
+    'wireHTTPRoutes(group)',
+    "const BASE = '/base'",
+    "wireHTTPRoutes({ basePath: BASE, auth: false, routes: { one: { method: 'post', route: '/one', func: addItem } } })",
+    "wireHTTPRoutes({ basePath: `${BASE}/t`, auth: false, routes: { one: { method: 'post', route: '/one', func: addItem } } })",
+    "const shorthand = defineHTTPRoutes({ auth: false, routes: { one: { method: 'post', route: '/shorthand', func: addItem } } })",
+    "const spread = defineHTTPRoutes({ auth: false, routes: { one: { method: 'post', route: '/spread', func: addItem } } })",
+    "const listRoute = { method: 'post', route: '/listed', func: addItem } as const",
+    "wireHTTPRoutes({ auth: false, routes: { shorthand } })",
+    "wireHTTPRoutes({ auth: false, routes: { ...spread.routes } })",
+    "wireHTTPRoutes({ auth: false, routes: [listRoute] })",
+    '',
+  ].join('\n'))
+  assert.deepEqual(reported, [])
+  assert.deepEqual(routes.sort(), ['get ROUTE', 'post BASE/one', 'post `${BASE}/t`/one'])
+})
+
+test('inspector-group-tags-letters: a group\'s tags held in a constant are recorded one letter per tag, with no diagnostic', async () => {
+  const spelled = await inspectedRoutes('http-tags-const', "const TAGS = ['items']\nwireHTTPRoutes({ basePath: '/api', tags: TAGS, auth: false, routes: { one: { method: 'get', route: '/items/:itemId', func: getItem } } })\n")
+  assert.deepEqual(spelled.codes, [])
+  assert.deepEqual(spelled.meta.get!['/api/items/:itemId']!.tags, ['T', 'A', 'G', 'S'])
+})
+
 test('fetch-client-dates: date-like strings in responses become Date objects unless transformDate is false', async () => {
   const token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'erin', role: 'member' })
   const client = new PikkuFetch({ serverUrl: app.url })
@@ -1368,6 +1429,53 @@ test('second-wiring-replaces-route: a second wireHTTP on a wired method and path
     httpRouter.reset()
   }
   assert.deepEqual(await (await fetch(`${app.url}/health`)).json(), { status: 'ok' })
+})
+
+test('group-merge-core: core\'s wireHTTPRoutes joins basePaths parent first and appends the route, concatenates tags and middleware parent first, and takes the nearest auth', async () => {
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, any>>
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const [outerMw, innerMw, ownMw] = [0, 1, 2].map(() => async (_s: unknown, _w: unknown, next: () => Promise<void>) => next())
+  const func = { func: async () => undefined }
+  const paths = { get: '/probe-api/v1/items/:itemId', post: '/probe-api/v1/items', put: '/probe-api/plain' } as const
+  for (const [method, route] of Object.entries(paths)) httpMeta[method][route] = { pikkuFuncId: `probeGroup_${method}`, route, method, middleware: [] }
+  try {
+    const inner = coreDefineHTTPRoutes({
+      basePath: '/v1',
+      tags: ['inner'],
+      middleware: [innerMw],
+      auth: true,
+      routes: {
+        own: { method: 'get', route: '/items/:itemId', func, auth: false, tags: ['own'], middleware: [ownMw] },
+        inherited: { method: 'post', route: '/items', func },
+      },
+    } as never)
+    coreWireHTTPRoutes({
+      basePath: '/probe-api',
+      tags: ['outer'],
+      middleware: [outerMw],
+      auth: false,
+      routes: { inner, plain: { method: 'put', route: '/plain', func } },
+    } as never)
+    const own = routes.get('get')!.get(paths.get)!
+    assert.deepEqual(own.tags, ['outer', 'inner', 'own'])
+    assert.deepEqual(own.middleware, [outerMw, innerMw, ownMw])
+    assert.equal(own.auth, false)
+    const inherited = routes.get('post')!.get(paths.post)!
+    assert.deepEqual(inherited.tags, ['outer', 'inner'])
+    assert.deepEqual(inherited.middleware, [outerMw, innerMw])
+    assert.equal(inherited.auth, true)
+    const plain = routes.get('put')!.get(paths.put)!
+    assert.deepEqual(plain.tags, ['outer'])
+    assert.equal(plain.auth, false)
+  } finally {
+    for (const [method, route] of Object.entries(paths)) {
+      routes.get(method)?.delete(route)
+      delete httpMeta[method][route]
+      functions.delete(`probeGroup_${method}`)
+    }
+    httpRouter.reset()
+  }
 })
 
 // The OpenAPI generator of @pikku/inspector 0.12.63 (what `pikku all` and `pikku openapi` call when `openAPI` is set),
