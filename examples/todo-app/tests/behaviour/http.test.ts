@@ -315,6 +315,15 @@ test('core-fetch-default-body-limit-413: core\'s fetch refuses a body over 10 Mi
   assert.equal((await post(DEFAULT_MAX_BODY_SIZE)).status, 422)
 })
 
+test('route-leading-slash-added: a route wired without a leading "/" is matched as if it had one', async () => {
+  const func = { auth: false, func: async () => ({ matched: true }) }
+  await withProbeRoute('probeNoSlash', 'probe-no-slash/:id', func, {}, async () => {
+    const response = await coreFetch(new Request('http://localhost/probe-no-slash/1'))
+    assert.equal(response.status, 200)
+    assert.deepEqual(await response.json(), { matched: true })
+  })
+})
+
 test('path-case: a path with a parameter matches whatever the case; a path without one must match exactly', async () => {
   const todo = await createTodo(alice, 'Case')
   const upper = await fetch(`${app.url}/TODOS/${todo.todoId}`, { headers: alice })
