@@ -18,6 +18,7 @@ import { signOut } from '../../src/functions/session.functions.js'
 import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harness/channels.js'
 import { collectLogs, waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
 import { forgedToken } from './harness/http.js'
+import { withEnv } from './harness/env.js'
 import { pikkuState } from '@pikku/core/state'
 import { addGlobalMiddleware, addTagMiddleware, authBearer } from '@pikku/core/middleware'
 import { httpRouter } from '@pikku/core/http'
@@ -394,9 +395,7 @@ test('handler-error-socket-stays-open: on @pikku/ws the socket stays open after 
 
 test('handler-error-production: with NODE_ENV=production the error reply leaves out errorName, and an unregistered error says Internal server error', async () => {
   const c = await signedIn('prod')
-  const env = process.env.NODE_ENV
-  try {
-    process.env.NODE_ENV = 'production'
+  await withEnv({ NODE_ENV: 'production' }, async () => {
     c.send({ action: 'getTodo', todoId: 'missing' })
     assert.deepEqual(await c.next((f) => typeof f === 'object' && 'error' in f), { error: 'The server cannot find the requested resource.' })
     await withWrappedFunction('listTodos', () => async () => {
@@ -406,10 +405,7 @@ test('handler-error-production: with NODE_ENV=production the error reply leaves 
       c.send({ action: 'listTodos' })
       assert.deepEqual(await c.next((f) => typeof f === 'object' && 'error' in f, 3000, from), { error: 'Internal server error' })
     })
-  } finally {
-    if (env === undefined) delete process.env.NODE_ENV
-    else process.env.NODE_ENV = env
-  }
+  })
 })
 
 test('lifecycle-error-reply: an error in onConnect is sent as { error, errorName } and the channel stays open; one in onDisconnect is sent while the channel closes, so on @pikku/ws it reaches a socket the runner closed after a handler error', async () => {
