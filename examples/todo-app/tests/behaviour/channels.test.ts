@@ -259,7 +259,7 @@ test("serverless-connect-ignores-credentials: on Lambda, connectWebsocket does n
     removeChannels: async () => {},
   }
   const sessions: unknown[] = []
-  const credentials = [{ authorization: `Bearer ${token}` }, { cookie: `todo_session=${token}` }]
+  const credentials: Record<string, string>[] = [{ authorization: `Bearer ${token}` }, { cookie: `todo_session=${token}` }]
   await withWrappedFunction('greetSocket', (original) => async (services, data, wire) => (sessions.push(wire.session), original(services, data, wire)), async () => {
     for (const [n, headers] of credentials.entries()) {
       const event = {
