@@ -1295,10 +1295,14 @@ test('inspector-unreadable-wirings: a constant method or query list makes the in
   assert.deepEqual(routes.sort(), ['get ROUTE', 'post BASE/one', 'post `${BASE}/t`/one'])
 })
 
-test('inspector-group-tags-letters: a group\'s tags held in a constant are recorded one letter per tag, with no diagnostic', async () => {
+test('inspector-group-tags-letters: a group\'s tags held in a constant, or written as an array with as const, are recorded one character per tag, with no diagnostic', async () => {
   const spelled = await inspectedRoutes('http-tags-const', "const TAGS = ['items']\nwireHTTPRoutes({ basePath: '/api', tags: TAGS, auth: false, routes: { one: { method: 'get', route: '/items/:itemId', func: getItem } } })\n")
   assert.deepEqual(spelled.codes, [])
   assert.deepEqual(spelled.meta.get!['/api/items/:itemId']!.tags, ['T', 'A', 'G', 'S'])
+  // `as const` makes the value something other than a bare array literal, so its source text is spelled out too.
+  const asConst = await inspectedRoutes('http-tags-as-const', "wireHTTPRoutes({ basePath: '/api', tags: ['items'] as const, auth: false, routes: { one: { method: 'get', route: '/items/:itemId', func: getItem } } })\n")
+  assert.deepEqual(asConst.codes, [])
+  assert.deepEqual(asConst.meta.get!['/api/items/:itemId']!.tags, [..."['items'] as const"])
 })
 
 test('fetch-client-dates: date-like strings in responses become Date objects unless transformDate is false', async () => {
