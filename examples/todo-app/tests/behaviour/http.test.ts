@@ -1624,7 +1624,7 @@ test('headers-schema-before-middleware: a route\'s headers schema is checked bef
   }
 })
 
-test('sse-errors-in-stream: on an sse route a NotFoundError thrown by the function is an error event even with respondWith404 false, and logged as an error, not a warning, even when its status is listed in logWarningsForStatusCodes', async () => {
+test('sse-errors-in-stream: on an sse route a NotFoundError thrown by the function or by the route\'s middleware is an error event even with respondWith404 false, and logged as an error, not a warning, even when its status is listed in logWarningsForStatusCodes', async () => {
   const route = '/probe-sse-errors'
   let ran = false
   const func = { auth: false, func: async () => { ran = true; throw new errors.NotFoundError('probe missing') } }
@@ -1640,6 +1640,18 @@ test('sse-errors-in-stream: on an sse route a NotFoundError thrown by the functi
       assert.ok(logged.lines.some((line) => /probe missing/.test(line)), JSON.stringify(logged.lines))
       assert.ok(!warned.lines.some((line) => /probe missing/.test(line)), JSON.stringify(warned.lines))
       assert.equal(ran, true)
+    })
+    // The same NotFoundError thrown by the route's middleware, before the function: the same error event and log.
+    ran = false
+    const throwing = async () => { throw new errors.NotFoundError('probe middleware missing') }
+    await withProbeRoute('probeSseMiddlewareErrors', '/probe-sse-middleware-errors', func, { sse: true, middleware: [throwing] }, async () => {
+      const streamed = await coreFetch(new Request('http://localhost/probe-sse-middleware-errors'), { respondWith404: false, logWarningsForStatusCodes: [404] })
+      assert.equal(streamed.status, 200)
+      assert.equal(streamed.headers.get('content-type'), 'text/event-stream')
+      assert.match(await streamed.text(), /data: {"type":"error","errorText":"The server cannot find the requested resource."}/)
+      assert.ok(logged.lines.some((line) => /probe middleware missing/.test(line)), JSON.stringify(logged.lines))
+      assert.ok(!warned.lines.some((line) => /probe middleware missing/.test(line)), JSON.stringify(warned.lines))
+      assert.equal(ran, false)
     })
   } finally {
     warned.restore()
