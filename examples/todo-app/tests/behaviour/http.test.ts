@@ -296,7 +296,7 @@ test('core-fetch-body-by-content-type: core\'s reader turns text/* into { data: 
   assert.deepEqual([...new Uint8Array(bytes.data)], [1, 2, 3])
   assert.deepEqual(await read('application/x-www-form-urlencoded', 'a=1&b=x&a=2'), { a: '2', b: 'x' })
   const form = (n: number) => Array.from({ length: n }, (_, i) => `k${i}=${i}`).join('&')
-  assert.equal(Object.keys(await read('application/x-www-form-urlencoded', form(256))).length, 256)
+  assert.equal(Object.keys((await read('application/x-www-form-urlencoded', form(256))) as Record<string, string>).length, 256)
   await assert.rejects(read('application/x-www-form-urlencoded', form(257)), (e: unknown) =>
     e instanceof errors.UnprocessableContentError && /Too many form parameters/.test(e.message))
 })
