@@ -410,13 +410,13 @@ test('remote-secret-gates: the receiver refuses every remote call with 401 while
         message: "Remote RPC call to 'probeRemoteTarget' failed: 401",
       })
       // No secrets service at all: the middleware checks nothing, so a request with no token goes through.
-      delete app.services.secrets
+      delete (app.services as { secrets?: unknown }).secrets
       const unsigned = await fetch(`${app.url}/remote/rpc/probeRemoteTarget`, { method: 'POST', body: JSON.stringify({ data: {} }) })
       assert.equal(unsigned.status, 200)
       assert.deepEqual(await unsigned.json(), { session: null })
       // The secret is set but the receiver has no jwt service: a plain Error, so a 500.
       app.services.secrets = withSecrets
-      delete app.services.jwt
+      delete (app.services as { jwt?: unknown }).jwt
       const noJwt = await fetch(`${app.url}/remote/rpc/probeRemoteTarget`, { method: 'POST', body: JSON.stringify({ data: {} }) })
       assert.equal(noJwt.status, 500)
       assert.equal(((await noJwt.json()) as { message: string }).message, 'PIKKU_REMOTE_SECRET set but JWT service missing')
