@@ -503,7 +503,7 @@ test('generated-routes-not-enabled-404: the app does not turn on the workflow sc
   assert.equal(response.status, 404)
 })
 
-test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of variable, an unawaited step and a destructured input with PKU641, lets a call inside an array literal through, leaves a plain throw out of the graph silently, and lets a pikkuWorkflowComplexFunc destructure its input', async () => {
+test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of variable, an unawaited step and a destructured input with PKU641, lets a call inside an array literal through, leaves a plain throw out of the graph silently while a thrown WorkflowCancelledException becomes a cancel step, and lets a pikkuWorkflowComplexFunc destructure its input', async () => {
   const { codes, inspectFiles } = await import('./harness/inspector.js')
   const step = "await workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })"
   const loopStep = "await workflow.do('Escalate', 'escalateTodo', { todoId })"
@@ -515,11 +515,12 @@ test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of
     unawaited: ["workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })"],
     inArray: [`const calls = [workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })]\n${step}`],
     plainThrow: [`if (!input.todoId) {\nthrow new Error('no id')\n}\n${step}`],
+    cancelThrow: [`${step}\nthrow new WorkflowCancelledException(input.todoId, 'nothing left')`],
     destructuredInput: ["await workflow.do('Escalate', 'escalateTodo', { todoId })", '{ todoId }'],
     complexDestructured: ["await workflow.do('Escalate', 'escalateTodo', { todoId })", '{ todoId }', 'pikkuWorkflowComplexFunc'],
   }
   const file = [
-    "import { pikkuWorkflowFunc, pikkuWorkflowComplexFunc } from '#pikku/workflow'",
+    "import { pikkuWorkflowFunc, pikkuWorkflowComplexFunc, WorkflowCancelledException } from '#pikku/workflow'",
     ...Object.entries(shapes).map(([name, [body, param = 'input', factory = 'pikkuWorkflowFunc']]) =>
       [
         `export const ${name} = ${factory}<{ todoId: string; todoIds: string[]; items: { id: string }[] }, void>({`,
@@ -542,6 +543,8 @@ test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of
     inArray: ['rpc'],
     // The branch holds only the throw, which is not in the graph.
     plainThrow: ['branch', 'rpc'],
+    // A thrown WorkflowCancelledException is in the graph, as a cancel step.
+    cancelThrow: ['rpc', 'cancel'],
     destructuredInput: 'refused',
     complexDestructured: ['rpc'],
   })
