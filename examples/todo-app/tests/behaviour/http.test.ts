@@ -30,14 +30,14 @@ import { runTempDir } from './harness/temp.js'
 import { codes, inspectFiles } from './harness/inspector.js'
 import { recordingLogger, registerProbe, withProbeRoute, withRawBytesRoute } from './harness/core-probes.js'
 import { withEnv } from './harness/env.js'
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { APP_DIR } from './harness/node-process.js'
 import { LocalContent } from '@pikku/core/services/local-content'
 import type { HTTPWiringsMeta } from '@pikku/core/http'
 import type { FunctionsMeta } from '@pikku/core/services'
-import { generateOpenAPISpec } from '../../node_modules/@pikku/inspector/dist/utils/serialize-openapi-json.js'
+import { generateOpenAPISpec, openAPIDocumentOf } from './harness/openapi.js'
 
 let app: RunningApp
 let jwt: JWTService
@@ -1490,28 +1490,6 @@ test('group-merge-core: core\'s wireHTTPRoutes joins basePaths parent first and 
     httpRouter.reset()
   }
 })
-
-// The OpenAPI generator of @pikku/inspector 0.12.63 (what `pikku all` and `pikku openapi` call when `openAPI` is set),
-// run on the app's own generated route, function and schema metadata. The module is not among the package's exports,
-// so it is imported from its file.
-const openAPIDocumentOf = async (httpMeta?: HTTPWiringsMeta, additionalInfo: Record<string, unknown> = {}) => {
-  const readJSON = (path: string) => JSON.parse(readFileSync(new URL(`../../.pikku/${path}`, import.meta.url), 'utf8'))
-  const schemaDir = new URL('../../.pikku/schemas/schemas/', import.meta.url)
-  const schemas: Record<string, unknown> = {}
-  for (const file of readdirSync(schemaDir)) {
-    schemas[file.replace('.schema.json', '')] = JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'))
-  }
-  const logged: string[] = []
-  const logger = { error: (message: string) => logged.push(message) } as unknown as Parameters<typeof generateOpenAPISpec>[0]
-  const spec = await generateOpenAPISpec(
-    logger,
-    readJSON('function/pikku-functions-meta.gen.json') as FunctionsMeta,
-    httpMeta ?? (readJSON('http/pikku-http-wirings-meta.gen.json') as HTTPWiringsMeta),
-    schemas,
-    { info: { title: 'Team to-do API', version: '1.0.0', description: 'probe' }, servers: [], ...additionalInfo },
-  )
-  return { spec, logged }
-}
 
 test('openapi-app-document: addon routes are left out with a logged error, public and SSE routes are described like the rest', async () => {
   const { spec, logged } = await openAPIDocumentOf()

@@ -1,26 +1,18 @@
 // What the OpenAPI generator of @pikku/inspector 0.12.63 writes for the to-do app's routes (docs/http/openapi.mdx): the
 // generator is run on the app's generated function, route and schema metadata, as `pikku all` and `pikku openapi` run
-// it. The module is not among the package's exports, so it is imported from its file.
+// it (harness/openapi.ts).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync } from 'node:fs'
 import type { HTTPWiringsMeta } from '@pikku/core/http'
 import type { FunctionsMeta } from '@pikku/core/services'
-import { generateOpenAPISpec } from '../../node_modules/@pikku/inspector/dist/utils/serialize-openapi-json.js'
+import { appFunctionsMeta, appHTTPMeta, openAPIDocumentOf } from './harness/openapi.js'
 
-const readGenerated = (path: string) => JSON.parse(readFileSync(new URL(`../../.pikku/${path}`, import.meta.url), 'utf8'))
-const functionsMeta = readGenerated('function/pikku-functions-meta.gen.json') as FunctionsMeta
-const appRoutes = readGenerated('http/pikku-http-wirings-meta.gen.json') as HTTPWiringsMeta
-const schemaDir = new URL('../../.pikku/schemas/schemas/', import.meta.url)
-const schemas = Object.fromEntries(
-  readdirSync(schemaDir).map((file) => [file.replace('.schema.json', ''), JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'))]),
-)
-const quiet = { error: () => {} } as unknown as Parameters<typeof generateOpenAPISpec>[0]
-const info = { info: { title: 'Team to-do API', version: '1.0.0', description: 'probe' }, servers: [] }
+const functionsMeta = appFunctionsMeta()
+const appRoutes = appHTTPMeta()
 
 /** The document for the given routes (the app's own by default) and function metadata. */
-const documentFor = (routes: HTTPWiringsMeta = appRoutes, functions: FunctionsMeta = functionsMeta) =>
-  generateOpenAPISpec(quiet, functions, routes, schemas, info)
+const documentFor = async (routes?: HTTPWiringsMeta, functions: FunctionsMeta = functionsMeta) =>
+  (await openAPIDocumentOf(routes, {}, functions)).spec
 
 test('openapi-output-ref: a 200 refers to the output schema in #/components/schemas, a string, number or boolean output is written inline, and a function with no output gets no content', async () => {
   const spec = await documentFor()
