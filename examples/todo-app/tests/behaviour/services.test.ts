@@ -2,13 +2,14 @@
 // registered wire services factory, what functions and permissions may not see, and stopSingletonServices.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { pikkuWireServices } from '#pikku/setup'
+import { pikkuConfig, pikkuWireServices } from '#pikku/setup'
 import { requiredSingletonServices } from '#pikku/pikku-services.gen.js'
 import { runPikkuFunc } from '@pikku/core/function'
 import { getCreateWireServices, getSingletonServices, pikkuState } from '@pikku/core/state'
 import { executeCLI } from '@pikku/core/cli'
 import { LogLevel, SecretAccessDeniedError } from '@pikku/core/services'
 import { LocalContent } from '@pikku/core/services/local-content'
+import { LocalEventHubService } from '@pikku/core/channel/local'
 import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
 import { fetch as coreFetch } from '@pikku/core/http'
 import { fileURLToPath } from 'node:url'
@@ -67,6 +68,18 @@ test('existing-services-factory-wins: pikkuServices keeps extra services but let
   assert.notEqual(services.todoStore, standIn)
   assert.equal(services.jwt, jwt)
   restoreAppSingletons()
+})
+
+test('pikku-config-unchanged: pikkuConfig hands back the very function it is given', () => {
+  const factory = async () => ({}) as never
+  assert.equal(pikkuConfig(factory), factory)
+})
+
+test('existing-queue-service-kept: a queueService passed to the app factory, as the worker processes pass one, is in what it returns', async () => {
+  const queueService = { given: true }
+  const services = await createSingletonServices(await createConfig(), { queueService } as never)
+  restoreAppSingletons()
+  assert.equal(services.queueService, queueService)
 })
 
 test('existing-event-hub-replaced: an eventHub passed to the app factory is replaced by the one it builds', async () => {
@@ -129,6 +142,30 @@ test('wire-services-not-built-for-rejected-calls: a call refused by the session 
   assert.equal(response.status, 403)
   assert.deepEqual(seen.created, [])
   assert.equal(seen.closed, 0)
+})
+
+test('wire-services-not-built-before-checks: a call that fails validation or lacks a scope never creates wire services', async () => {
+  const seen = recordWireServices()
+  const response = await fetch(`${app.url}/todos`, {
+    method: 'POST',
+    headers: { ...alice, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 42 }),
+  })
+  assert.equal(response.status, 422)
+  registerProbe('scopedWireProbe', { scopes: ['todos:admin'], func: async () => 'ran' } as never)
+  const runScoped = (scopes: string[]) =>
+    runPikkuFunc('rpc', 'scopedWireProbe', 'scopedWireProbe', {
+      singletonServices: app.services as never,
+      createWireServices: getCreateWireServices(),
+      data: () => ({}),
+      wire: { session: { userId: 'alice', role: 'member', scopes } } as never,
+    })
+  await assert.rejects(runScoped([]), { name: 'MissingScopeError' })
+  assert.deepEqual(seen.created, [])
+  assert.equal(seen.closed, 0)
+  // The same call with the scope does build them: the check above could fail.
+  assert.equal(await runScoped(['todos:admin']), 'ran')
+  assert.deepEqual(seen.created, ['alice'])
 })
 
 test('wire-services-closed-after-throw: close() runs when the function throws', async () => {
@@ -270,6 +307,53 @@ test('permission-no-wire-services: a permission guard gets the singleton service
   } finally {
     pikkuWireServices(async () => ({}))
   }
+})
+
+// --- the event hub (docs/api/event-hub.mdx): LocalEventHubService on its own ---
+
+/** A channel handler as the runtimes hand one to onChannelOpened, recording what it is sent. */
+const fakeChannel = (channelId: string, fails = false) => {
+  const received: unknown[] = []
+  const handler = {
+    getChannel: () => ({ channelId }),
+    send: (data: unknown) => {
+      if (fails) throw new Error('socket gone')
+      received.push(data)
+    },
+  }
+  return { handler: handler as never, received }
+}
+
+test('local-event-hub-send-unchanged: LocalEventHubService hands each subscriber the payload as given, a string included, and a null sender leaves no one out', async () => {
+  const hub = new LocalEventHubService<{ news: unknown }>()
+  const a = fakeChannel('a')
+  const b = fakeChannel('b')
+  for (const c of [a, b]) hub.onChannelOpened(c.handler)
+  hub.subscribe('news', 'a')
+  hub.subscribe('news', 'b')
+  const payload = { title: 'Done' }
+  await hub.publish('news', null, payload)
+  await hub.publish('news', null, 'hello')
+  await hub.publish('news', 'a', 'from a')
+  assert.equal(a.received[0], payload)
+  assert.deepEqual(a.received, [payload, 'hello'])
+  assert.equal(b.received[0], payload)
+  assert.deepEqual(b.received, [payload, 'hello', 'from a'])
+})
+
+test('local-event-hub-drops-failing-send: a subscriber whose send throws is dropped from every topic, and the others still receive', async () => {
+  const hub = new LocalEventHubService<{ news: string; other: string }>()
+  const broken = fakeChannel('broken', true)
+  const fine = fakeChannel('fine')
+  for (const c of [broken, fine]) hub.onChannelOpened(c.handler)
+  hub.subscribe('news', 'broken')
+  hub.subscribe('other', 'broken')
+  hub.subscribe('news', 'fine')
+  await hub.publish('news', null, 'first')
+  assert.deepEqual(fine.received, ['first'])
+  const subscriptions = (hub as any).subscriptions as Map<string, Set<string>>
+  assert.deepEqual([...(subscriptions.get('news') ?? [])], ['fine'])
+  assert.equal(subscriptions.has('other'), false)
 })
 
 // --- the content service (docs/api/content-service.mdx): LocalContent and its request handler ---
