@@ -12,9 +12,9 @@ import { RedisWorkflowService } from '@pikku/redis'
 import type { WorkflowQueueOptions } from '@pikku/core/workflow'
 import { Redis } from 'ioredis'
 import { addFunction } from '@pikku/core/function'
-import { SignedQueueService } from '@pikku/core/queue'
+import { runQueueJob, SignedQueueService } from '@pikku/core/queue'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
-import { bootServices, callerAs, ConnectedBullQueueService, storeDownFor, watchStoreGet, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, collectLogs, ConnectedBullQueueService, storeDownFor, watchStoreGet, type Singletons } from './harness/queues.js'
 
 const HOUR = 60 * 60 * 1000
 let redis: RunningService
@@ -397,6 +397,37 @@ test('signed-claim-not-carried: a pikkuUserId signed by SignedQueueService does 
     assert.ok(!JSON.stringify(job!.toJSON()).includes('pq1.'))
     await job!.remove()
   } finally {
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+  }
+})
+
+test('signed-claim-tampered-rejected: runQueueJob rejects a signed claim whose data or claim was changed, or that names another queue, with the unsigned-claim message', async () => {
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
+  const errors = collectLogs(services, 'error')
+  try {
+    // SignedQueueService over a publisher that only records the claim it is handed.
+    const claims: string[] = []
+    const recorder = { supportsResults: false, add: async (_q: string, _d: unknown, options?: { pikkuUserId?: string }) => (claims.push(options!.pikkuUserId!), 'rec'), getJob: async () => null }
+    const signed = new SignedQueueService(recorder as never, services.secrets, services.logger)
+    const todo = await dueIn(3 * HOUR, 'Claim check')
+    const other = await dueIn(3 * HOUR, 'Other data')
+    await signed.add('todo-reminders', { todoId: todo.todoId }, { pikkuUserId: owner.userId })
+    await signed.add('todo-cleanup' as never, { todoId: todo.todoId } as never, { pikkuUserId: owner.userId })
+    const [claim, cleanupClaim] = claims as [string, string]
+    const [version, , signature] = claim.split('.')
+    const forgedBody = Buffer.from(JSON.stringify({ u: 'u-admin', q: 'todo-reminders' })).toString('base64url')
+    const run = (id: string, todoId: string, pikkuUserId: string) =>
+      runQueueJob({ job: { id, queueName: 'todo-reminders', data: { todoId }, status: () => 'active', pikkuUserId } as never })
+    const rejected = (id: string) =>
+      errors.lines.some((line) => line === `Rejected an unsigned or invalid identity claim on job ${id} in queue todo-reminders — the job runs without a pikkuUserId.`)
+    await run('claim-intact', todo.todoId, claim)
+    assert.deepEqual(errors.lines, [])
+    await run('claim-other-data', other.todoId, claim)
+    await run('claim-changed', todo.todoId, `${version}.${forgedBody}.${signature}`)
+    await run('claim-other-queue', todo.todoId, cleanupClaim)
+    for (const id of ['claim-other-data', 'claim-changed', 'claim-other-queue']) assert.ok(rejected(id), `${id}: ${errors.lines.join('\n')}`)
+  } finally {
+    errors.restore()
     delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }
 })
