@@ -20,7 +20,7 @@ import { Readable } from 'node:stream'
 import { createConfig } from '../../src/config.js'
 import { createSingletonServices } from '../../src/services.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
-import { captureConsole, registerProbe } from './harness/core-probes.js'
+import { captureConsole, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { runTempDir } from './harness/temp.js'
 
 let app: SignedInApp
@@ -126,6 +126,18 @@ test('always-required-services: config, logger, variables, schema and secrets ar
   }
   assert.equal(requiredSingletonServices.jwt, false)
   assert.equal(requiredSingletonServices.content, false)
+})
+
+test('feature-marked-services: the app\'s manifest marks workflowRunService, scopeService and eventHub required, though no function file names the first two', async () => {
+  assert.equal(requiredSingletonServices.workflowRunService, true)
+  assert.equal(requiredSingletonServices.scopeService, true)
+  assert.equal(requiredSingletonServices.eventHub, true)
+  const { readdir, readFile } = await import('node:fs/promises')
+  const dir = fileURLToPath(new URL('../../src/functions/', import.meta.url))
+  for (const file of await readdir(dir)) {
+    const text = await readFile(join(dir, file), 'utf8')
+    assert.doesNotMatch(text, /workflowRunService|scopeService/, file)
+  }
 })
 
 test('wire-factory-registers-itself: a pikkuWireServices factory runs on HTTP calls without being handed to the server', async () => {
@@ -278,6 +290,14 @@ test('secrets-denied-in-permission: a permission reading services.secrets throws
     }),
     SecretAccessDeniedError,
   )
+})
+
+test('secrets-denied-http-500: a SecretAccessDeniedError that escapes an HTTP function is answered with 500', async () => {
+  const func = { func: async (services: any) => services.secrets.getSecret('JWT_SECRET') }
+  await withProbeRoute('probeReadsSecrets', '/probe-reads-secrets', func, {}, async () => {
+    const response = await fetch(`${app.url}/probe-reads-secrets`)
+    assert.equal(response.status, 500)
+  })
 })
 
 test('permission-no-wire-services: a permission guard gets the singleton services only; the wire services are built after it passes', async () => {
