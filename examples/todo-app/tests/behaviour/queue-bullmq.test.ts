@@ -6,6 +6,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net'
 import { Queue, QueueEvents, Worker } from 'bullmq'
 import { BullServiceFactory, BullQueueService, BullSchedulerService } from '@pikku/queue-bullmq'
 import { stopSingletonServices } from '@pikku/core/utils'
+import { InMemoryQueueService } from '@pikku/core/services'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
 import { startRedis, type RunningService } from './harness/services.js'
 import { RedisWorkflowService } from '@pikku/redis'
@@ -14,7 +15,7 @@ import { Redis } from 'ioredis'
 import { addFunction } from '@pikku/core/function'
 import { runQueueJob, SignedQueueService } from '@pikku/core/queue'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
-import { bootServices, callerAs, collectLogs, ConnectedBullQueueService, storeDownFor, watchStoreGet, type Singletons } from './harness/queues.js'
+import { bootServices, callerAs, collectLogs, ConnectedBullQueueService, nextInfoLog, storeDownFor, watchStoreGet, type Singletons } from './harness/queues.js'
 
 const HOUR = 60 * 60 * 1000
 let redis: RunningService
@@ -295,6 +296,19 @@ test('completed-metadata-failed-at: on BullMQ a completed job\'s metadata() has 
 
 test('supports-results: BullQueueService says it keeps results', () => {
   assert.equal(bull.getQueueService().supportsResults, true)
+})
+
+test('in-memory-delay-overflow: the in-memory queue runs a job whose delay is over about 24.8 days at once', async () => {
+  const todo = await dueIn(30 * 24 * HOUR, 'Far future')
+  const reminded = nextInfoLog(services, /"Far future"/)
+  let deadline: NodeJS.Timeout | undefined
+  try {
+    // 25 days is past the 2^31 - 1 ms that setTimeout holds; Node then fires after 1 ms.
+    await new InMemoryQueueService().add('todo-reminders', { todoId: todo.todoId }, { delay: 25 * 24 * HOUR })
+    await Promise.race([reminded, new Promise((_, reject) => (deadline = setTimeout(() => reject(new Error('job did not run')), 5000)))])
+  } finally {
+    clearTimeout(deadline)
+  }
 })
 
 test('get-job-unknown-queue-throws: getJob throws "Queue \'...\' not found." for a queue this service instance has not published to', async () => {
