@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { JWTService } from '@pikku/core/services'
 import { addGlobalMiddleware, addHTTPMiddleware, pikkuMiddleware } from '#pikku/middleware'
-import { addGlobalPermission, pikkuPermission } from '#pikku/auth'
+import { addGlobalPermission, pikkuAuth, pikkuPermission } from '#pikku/auth'
+import { addTagMiddleware } from '@pikku/core/middleware'
 import { pikkuState } from '@pikku/core/state'
 import { runPikkuFunc } from '@pikku/core/function'
 import { MissingScopeError, NotFoundError } from '@pikku/core/errors'
@@ -15,7 +16,7 @@ import { wireCLI } from '@pikku/core/cli'
 import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
-import { recordingLogger } from './harness/core-probes.js'
+import { recordingLogger, registerProbe } from './harness/core-probes.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -246,6 +247,103 @@ test('throwing-group-ends-check: a guard that throws ends the OR check with its 
   }
 })
 
+/** Runs a probe function registered under `name` through core's function runner, with no session unless given one. */
+const runProbe = (name: string, wireType: 'rpc' | 'queue' | 'scheduler' | 'mcp' = 'rpc', wire: object = {}, extra: object = {}) =>
+  runPikkuFunc(wireType, (wire as { wireId?: string }).wireId ?? `${wireType}:${name}`, name, {
+    singletonServices: app.services as never,
+    data: () => ({}),
+    wire: wire as never,
+    ...extra,
+  })
+
+/** Registers probe functions for `body` and unregisters them afterwards. */
+const withProbes = async (probes: Record<string, { config: object; sessionless?: boolean }>, body: () => Promise<void>) => {
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  try {
+    for (const [name, { config, sessionless }] of Object.entries(probes)) registerProbe(name, config as never, { sessionless: sessionless ?? true })
+    await body()
+  } finally {
+    for (const name of Object.keys(probes)) {
+      functions.delete(name)
+      delete functionMeta[name]
+    }
+  }
+}
+
+test('permission-groups-in-order: groups are tried in the order written and the first that passes ends the check; the guards of an array group start together, in a function\'s record and in a global entry alike', async () => {
+  const log: string[] = []
+  const guard = (label: string, result: boolean) => async () => {
+    log.push(`${label} start`)
+    await new Promise((resolve) => setImmediate(resolve))
+    log.push(`${label} end`)
+    return result
+  }
+  const globals = pikkuState(null, 'permissions', 'global') as unknown[]
+  const entry = { both: [guard('g1', true), guard('g2', true)] }
+  const func = async () => 'ran'
+  const permissions = { first: [guard('a1', false), guard('a2', true)], second: guard('b', true), third: guard('c', true) }
+  try {
+    addGlobalPermission(entry)
+    await withProbes({ probeGroups: { config: { func, permissions } } }, async () => {
+      assert.equal(await runProbe('probeGroups'), 'ran')
+    })
+    assert.deepEqual(log, [
+      'g1 start', 'g2 start', 'g1 end', 'g2 end', // the global entry's array group, started together
+      'a1 start', 'a2 start', 'a1 end', 'a2 end', // the function's first group, started together; a1 says no
+      'b start', 'b end', // the second group says yes, so the third is never asked
+    ])
+  } finally {
+    const index = globals.indexOf(entry)
+    if (index >= 0) globals.splice(index, 1)
+    addGlobalPermission([]) // registers nothing, and clears the resolved-globals cache
+  }
+})
+
+test('no-permissions-no-own-check: a function with no permissions, or an empty record, runs for a caller with no session, unless a global entry refuses', async () => {
+  const globals = pikkuState(null, 'permissions', 'global') as unknown[]
+  const refuse = { refuse: async () => false }
+  const func = async () => 'ran'
+  await withProbes({ probeNoPerms: { config: { func } }, probeEmptyPerms: { config: { func, permissions: {} } } }, async () => {
+    assert.equal(await runProbe('probeNoPerms'), 'ran')
+    assert.equal(await runProbe('probeEmptyPerms'), 'ran')
+    try {
+      addGlobalPermission(refuse)
+      await assert.rejects(runProbe('probeNoPerms'), { name: 'ForbiddenError', message: 'Permission denied' })
+      await assert.rejects(runProbe('probeEmptyPerms'), { name: 'ForbiddenError', message: 'Permission denied' })
+    } finally {
+      const index = globals.indexOf(refuse)
+      if (index >= 0) globals.splice(index, 1)
+      addGlobalPermission([])
+    }
+  })
+})
+
+test('guard-destructures-secrets: a guard that only destructures { secrets } from its services fails the call with SecretAccessDeniedError', async () => {
+  const func = async () => 'ran'
+  const destructures = async ({ secrets }: { secrets?: unknown }) => secrets === undefined || true
+  await withProbes({ probeSecretsGuard: { config: { func, permissions: { destructures } } } }, async () => {
+    await assert.rejects(runProbe('probeSecretsGuard'), { name: 'SecretAccessDeniedError' })
+  })
+})
+
+test('no-session-goes-to-guards: a sessionless function run with no session where nothing asks for one (rpc, queue, mcp) reaches its guards; a pikkuAuth guard refuses without being called, with "Permission denied"', async () => {
+  let called = 0
+  const signedIn = pikkuAuth(async (_services, session) => {
+    called++
+    return Boolean(session)
+  })
+  const func = async () => 'ran'
+  await withProbes({ probeAuthGuard: { config: { func, permissions: { signedIn } } } }, async () => {
+    for (const wireType of ['rpc', 'queue', 'mcp'] as const) {
+      await assert.rejects(runProbe('probeAuthGuard', wireType), { name: 'ForbiddenError', message: 'Permission denied' })
+    }
+    assert.equal(called, 0)
+    assert.equal(await runProbe('probeAuthGuard', 'rpc', { session: { userId: 'u_alice', role: 'member' } }), 'ran')
+    assert.equal(called, 1)
+  })
+})
+
 test('cli-command-permissions-everywhere: a wireCLI command\'s permissions replace its function\'s own for every caller in the process', async () => {
   const functions = pikkuState(null, 'function', 'functions')
   const programs = pikkuState(null, 'cli', 'programs') as Record<string, unknown>
@@ -266,6 +364,27 @@ test('cli-command-permissions-everywhere: a wireCLI command\'s permissions repla
       commands: { list: { func: listTodosForOwner, permissions: { terminalOnly: async () => false } } },
     } as never)
     await assert.rejects(callByName(), { name: 'ForbiddenError', message: 'Permission denied' })
+  } finally {
+    if (originalConfig) functions.set('listTodosForOwner', originalConfig)
+    programs.todos = originalProgram
+  }
+})
+
+test('cli-command-auth-everywhere: a wireCLI command\'s auth: true replaces its sessionless function\'s own, so a call by name with no session is refused with "Authentication required"', async () => {
+  const functions = pikkuState(null, 'function', 'functions')
+  const programs = pikkuState(null, 'cli', 'programs') as Record<string, unknown>
+  const originalConfig = functions.get('listTodosForOwner')
+  const originalProgram = programs.todos
+  const callByName = () =>
+    runPikkuFunc('rpc', 'listTodosForOwner', 'listTodosForOwner', {
+      singletonServices: app.services as never,
+      data: () => ({ owner: 'u_alice' }),
+      wire: {} as never,
+    })
+  try {
+    assert.ok(Array.isArray(await callByName()))
+    wireCLI({ program: 'todos', commands: { list: { func: listTodosForOwner, auth: true } } } as never)
+    await assert.rejects(callByName(), { name: 'ForbiddenError', message: 'Authentication required' })
   } finally {
     if (originalConfig) functions.set('listTodosForOwner', originalConfig)
     programs.todos = originalProgram
@@ -319,6 +438,94 @@ test('middleware-error-stops: an error thrown in middleware ends the call with i
   // authBearer is global and ran before the '*' group, so nothing after it saw the request, and the error
   // passed up through the outermost middleware's next() without its code after next() running.
   assert.deepEqual(seen.get('error'), ['outermost in, session none'])
+})
+
+test('middleware-collection-order: within one priority the chain runs global middleware, the wiring\'s inherited groups, the wiring\'s own, the function\'s tag groups, then the function\'s own', async () => {
+  const globals = pikkuState(null, 'middleware', 'global') as unknown[]
+  const tagGroups = pikkuState(null, 'middleware', 'tagGroup') as Record<string, unknown>
+  const order: string[] = []
+  const step = (label: string) => pikkuMiddleware(async (_services, _wire, next) => {
+    order.push(label)
+    await next()
+  })
+  const globalStep = step('global')
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  try {
+    addGlobalMiddleware([globalStep])
+    addTagMiddleware('probe-wire-tag', [step('wiring tag group')])
+    addTagMiddleware('probe-func-tag', [step('function tag group')])
+    await withProbes({ probeChain: { config: { func: async () => void order.push('function'), middleware: [step('function own')] } } }, async () => {
+      functionMeta.probeChain.middleware = [{ type: 'tag', tag: 'probe-func-tag' }]
+      await runProbe('probeChain', 'rpc', {}, {
+        inheritedMiddleware: [{ type: 'tag', tag: 'probe-wire-tag' }],
+        wireMiddleware: [step('wiring own')],
+      })
+    })
+    assert.deepEqual(order, ['global', 'wiring tag group', 'wiring own', 'function tag group', 'function own', 'function'])
+  } finally {
+    const index = globals.indexOf(globalStep)
+    if (index >= 0) globals.splice(index, 1)
+    delete tagGroups['probe-wire-tag']
+    delete tagGroups['probe-func-tag']
+  }
+})
+
+test('global-middleware-every-wire-type: global middleware is in the chain the function runner builds for a queue job, a scheduled task and an RPC call alike', async () => {
+  const globals = pikkuState(null, 'middleware', 'global') as unknown[]
+  const seenTypes: string[] = []
+  const recorder = pikkuMiddleware(async (_services, wire, next) => {
+    seenTypes.push(String((wire as { wireType?: string }).wireType))
+    await next()
+  })
+  try {
+    addGlobalMiddleware([recorder])
+    await withProbes({ probeEveryType: { config: { func: async () => 'ran' } } }, async () => {
+      for (const wireType of ['queue', 'scheduler', 'rpc'] as const) assert.equal(await runProbe('probeEveryType', wireType), 'ran')
+    })
+    assert.deepEqual(seenTypes, ['queue', 'scheduler', 'rpc'])
+  } finally {
+    const index = globals.indexOf(recorder)
+    if (index >= 0) globals.splice(index, 1)
+  }
+})
+
+test('middleware-dedupe-by-identity: the same middleware value listed twice runs once, but two middleware made by two calls of one factory both run', async () => {
+  const runs: string[] = []
+  const counter = (label: string) => pikkuMiddleware(async (_services, _wire, next) => {
+    runs.push(label)
+    await next()
+  })
+  const one = counter('factory call')
+  const two = counter('factory call')
+  await withProbes({ probeDedupe: { config: { func: async () => 'ran' } } }, async () => {
+    await runProbe('probeDedupe', 'rpc', {}, { wireMiddleware: [one, two, one] })
+  })
+  assert.deepEqual(runs, ['factory call', 'factory call'])
+})
+
+test('middleware-late-tag-and-http: middleware added with addTagMiddleware or addHTTPMiddleware after a wiring\'s first call does not run for that wiring, but does for a wiring first called afterwards', async () => {
+  const tagGroups = pikkuState(null, 'middleware', 'tagGroup') as Record<string, unknown>
+  const httpGroups = pikkuState(null, 'middleware', 'httpGroup') as Record<string, unknown>
+  const runs: string[] = []
+  const late = (label: string) => pikkuMiddleware(async (_services, _wire, next) => {
+    runs.push(label)
+    await next()
+  })
+  const inherited = { inheritedMiddleware: [{ type: 'tag', tag: 'probe-late-tag' }, { type: 'http', route: '/probe-late/*' }] }
+  try {
+    await withProbes({ probeLate: { config: { func: async () => 'ran' } } }, async () => {
+      await runProbe('probeLate', 'rpc', { wireId: 'probe-late-first' }, inherited)
+      addTagMiddleware('probe-late-tag', [late('tag')])
+      addHTTPMiddleware('/probe-late/*', [late('http')])
+      await runProbe('probeLate', 'rpc', { wireId: 'probe-late-first' }, inherited)
+      assert.deepEqual(runs, [])
+      await runProbe('probeLate', 'rpc', { wireId: 'probe-late-second' }, inherited)
+      assert.deepEqual(runs, ['tag', 'http'])
+    })
+  } finally {
+    delete tagGroups['probe-late-tag']
+    delete httpGroups['/probe-late/*']
+  }
 })
 
 test('middleware-late-registration: global middleware added after a wiring\'s first call does not run for that wiring', async () => {
