@@ -535,6 +535,40 @@ test('custom-error-registered-message: TodoLimitReachedError thrown without a me
   })
 })
 
+test('sse-middleware-no-next-200: on a route wired with sse: true, a middleware that returns without next() skips the function and the answer is 200 text/event-stream, not 204', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  let ran = false
+  const stop = async () => {}
+  const func = { auth: false, func: async () => void (ran = true) }
+  await withProbeRoute('probeSseStop', '/probe-sse-stop', func, { sse: true, middleware: [stop] }, async () => {
+    const response = await pikkuFetch(new Request('http://localhost/probe-sse-stop', { headers: { accept: 'text/event-stream' } }))
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-type'), 'text/event-stream')
+    await response.body?.cancel()
+  })
+  assert.equal(ran, false)
+  // The same middleware on a route without sse answers 204.
+  await withProbeRoute('probePlainStop', '/probe-plain-stop', func, { middleware: [stop] }, async () => {
+    assert.equal((await pikkuFetch(new Request('http://localhost/probe-plain-stop'))).status, 204)
+  })
+})
+
+test('sse-guard-refusal-error-event: a guard refusing on a route wired with sse: true answers 200, then an error event and a done event, where the same route without sse answers 403', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const func = { auth: false, func: async () => 'never', permissions: { never: async () => false } }
+  await withProbeRoute('probeSseGuard', '/probe-sse-guard', func, { sse: true }, async () => {
+    const response = await pikkuFetch(new Request('http://localhost/probe-sse-guard', { headers: { accept: 'text/event-stream' } }))
+    assert.equal(response.status, 200)
+    const frames = (await response.text()).split('\n\n').filter((frame) => frame.startsWith('data: ')).map((frame) => JSON.parse(frame.slice(6)))
+    assert.deepEqual(frames, [{ type: 'error', errorText: 'The client does not have permission to access the requested resource.' }, { type: 'done' }])
+  })
+  await withProbeRoute('probePlainGuard', '/probe-plain-guard', func, {}, async () => {
+    const response = await pikkuFetch(new Request('http://localhost/probe-plain-guard'))
+    assert.equal(response.status, 403)
+    assert.equal((await response.json()).message, 'Permission denied')
+  })
+})
+
 test('core-fetch-body-limit: a body over maxBodySize answers 413', async () => {
   const { fetch: pikkuFetch } = await import('@pikku/core/http')
   const response = await pikkuFetch(
