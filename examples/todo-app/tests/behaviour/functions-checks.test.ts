@@ -1,0 +1,44 @@
+// What the code generator records about functions (docs/core-features/functions.mdx): which factories it records as
+// needing a session, and when `auth: false` on a route stops the build with PKU573, run with the inspector that
+// `pikku all` uses (harness/inspector.ts) on small source files.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { codes, inspectFiles } from './harness/inspector.js'
+
+test('list-func-recorded-sessionless: only pikkuFunc is recorded as needing a session; pikkuListFunc and pikkuSessionlessFunc are recorded as sessionless', async () => {
+  const { state } = await inspectFiles('functions-sessionless', {
+    'probe.functions.ts': [
+      "import { pikkuFunc, pikkuListFunc, pikkuSessionlessFunc } from '@pikku/core'",
+      'export const mine = pikkuFunc<void, string>({ func: async () => "mine" })',
+      'export const open = pikkuSessionlessFunc<void, string>({ func: async () => "open" })',
+      'export const listed = pikkuListFunc<void, string>({ func: async () => ({ rows: [] }) as any })',
+    ].join('\n'),
+  })
+  const meta = (state as any).functions.meta
+  assert.deepEqual(
+    { mine: meta.mine.sessionless, open: meta.open.sessionless, listed: meta.listed.sessionless },
+    { mine: false, open: true, listed: true },
+  )
+})
+
+test('auth-false-session-func-pku573: a route with auth: false reports the critical PKU573 for an exported pikkuFunc and for an unexported one whose config sets override; an unexported one without override is not reported and is recorded as sessionless', async () => {
+  const head = "import { pikkuFunc, wireHTTP } from '@pikku/core'"
+  const body = 'func: async (_services, _data, { session }) => (session as any).userId'
+  const cases: Record<string, string> = {
+    exported: `export const mine = pikkuFunc<void, string>({ ${body} })`,
+    override: `const mine = pikkuFunc<void, string>({ override: 'mine', ${body} })`,
+    unexported: `const mine = pikkuFunc<void, string>({ ${body} })`,
+  }
+  const found: Record<string, string[]> = {}
+  const sessionless: Record<string, unknown> = {}
+  for (const [name, declaration] of Object.entries(cases)) {
+    const { reported, state } = await inspectFiles(`functions-pku573-${name}`, {
+      'probe.ts': `${head}\n${declaration}\nwireHTTP({ method: 'get', route: '/mine', auth: false, func: mine })\n`,
+    })
+    found[name] = codes(reported).filter((c) => c.startsWith('PKU573'))
+    const route = (state as any).http.meta.get['/mine']
+    sessionless[name] = route ? (state as any).functions.meta[route.pikkuFuncId]?.sessionless : 'no route'
+  }
+  assert.deepEqual(found, { exported: ['PKU573 critical'], override: ['PKU573 critical'], unexported: [] })
+  assert.equal(sessionless.unexported, true)
+})
