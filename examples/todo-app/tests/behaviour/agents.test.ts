@@ -238,6 +238,152 @@ test('approval-suspends: a call of an approvalRequired function stops the run wi
   assert.ok(await services.todoStore.get(todo.todoId), 'nothing is deleted before the answer')
 })
 
+/** An RPC client for `userId` whose wire has a channel, and the events the channel is sent, for rpc.agent.stream and resume. */
+const channelRpc = (userId: string) => {
+  const events: any[] = []
+  const channel = {
+    channelId: `channel-${userId}`,
+    openingData: undefined,
+    state: undefined,
+    send: (event: any) => void events.push(event),
+    sendBinary: () => {},
+    close: () => {},
+    setState: () => {},
+    getState: () => undefined,
+    clearState: () => {},
+    remote: async () => undefined,
+  }
+  const sessionService = new PikkuSessionService()
+  sessionService.setInitial({ userId })
+  return { rpc: rpcService.getContextRPCService(services, { channel } as never, { sessionService }) as any, events }
+}
+
+/** An RPC client for `userId` whose wire has no channel. */
+const sessionRpc = (userId: string) => {
+  const sessionService = new PikkuSessionService()
+  sessionService.setInitial({ userId })
+  return rpcService.getContextRPCService(services, {}, { sessionService }) as any
+}
+
+test('approval-status-suspended: a run that stops for approval returns status "suspended" and is saved so; approve returns the same shape, so the run can stop again', async () => {
+  const first = await newTodo('alice', 'First suspended')
+  const second = await newTodo('alice', 'Second suspended')
+  const rpc = sessionRpc('alice')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: first.todoId } }] })
+  const run = await rpc.agent.run('todoAssistant', { message: 'Delete the first', threadId: 'alice-status', resourceId: 'alice' })
+  assert.equal(run.status, 'suspended')
+  assert.equal((await services.agentRunState.getRun(run.runId)).status, 'suspended')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: second.todoId } }] })
+  const again = await rpc.agent.approve(run.runId, [{ toolCallId: run.pendingApprovals[0].toolCallId, approved: true }], 'todoAssistant')
+  assert.equal(await services.todoStore.get(first.todoId), undefined)
+  assert.equal(again.status, 'suspended')
+  assert.equal(again.runId, run.runId)
+  assert.equal(again.pendingApprovals.length, 1)
+  assert.equal(again.pendingApprovals[0].reason, 'Delete the to-do "Second suspended"?')
+  assert.ok(await services.todoStore.get(second.todoId))
+})
+
+test('approval-description-before-permission: the description is written for a to-do the user may not delete, since it runs before the permission guard', async () => {
+  const bobs = await newTodo('bob', 'Bob\'s secret')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: bobs.todoId } }] })
+  const turn = await (await ask('alice', 'Delete Bob\'s secret', 'alice-description-first')).json()
+  assert.equal(turn.pendingApprovals[0].reason, 'Delete the to-do "Bob\'s secret"?')
+})
+
+test('approval-flag-ignored-by-rpc: a function with approvalRequired called through RPC runs at once, without asking', async () => {
+  const todo = await newTodo('alice', 'Direct delete')
+  await rpcService.getContextRPCService(services, { session: { userId: 'alice' } } as never, false).invoke('deleteTodoWithApproval', { todoId: todo.todoId })
+  assert.equal(await services.todoStore.get(todo.todoId), undefined)
+})
+
+test('approval-wrong-agent: approve naming another agent than the run\'s is refused with "Run … belongs to agent …", and the tool does not run', async () => {
+  const todo = await newTodo('alice', 'Wrong agent')
+  const rpc = sessionRpc('alice')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const run = await rpc.agent.run('todoAssistant', { message: 'Delete it', threadId: 'alice-wrong-agent', resourceId: 'alice' })
+  await assert.rejects(rpc.agent.approve(run.runId, [{ toolCallId: run.pendingApprovals[0].toolCallId, approved: true }], 'dayPlanner'), {
+    message: `Run ${run.runId} belongs to agent 'todoAssistant', not 'dayPlanner'`,
+  })
+  assert.ok(await services.todoStore.get(todo.todoId))
+})
+
+test('approval-race-one-wins: two answers to one request that race: exactly one runs the tool, the other gets "already resolved by another caller"', async () => {
+  const todo = await newTodo('alice', 'Raced')
+  const rpc = sessionRpc('alice')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  const run = await rpc.agent.run('todoAssistant', { message: 'Delete raced', threadId: 'alice-race', resourceId: 'alice' })
+  model.answer({ text: 'Deleted.' }, { text: 'Deleted.' })
+  const approvals = [{ toolCallId: run.pendingApprovals[0].toolCallId, approved: true }]
+  // Both calls start before either has claimed the request, so both pass the status check.
+  const settled = await Promise.allSettled([
+    rpc.agent.approve(run.runId, approvals, 'todoAssistant'),
+    rpc.agent.approve(run.runId, approvals, 'todoAssistant'),
+  ])
+  assert.deepEqual(settled.map((s) => s.status).sort(), ['fulfilled', 'rejected'])
+  const lost: any = settled.find((s) => s.status === 'rejected')
+  assert.equal(lost.reason.message, `Approvals for run ${run.runId} were already resolved by another caller`)
+  assert.equal(await services.todoStore.get(todo.todoId), undefined)
+  assert.equal(model.calls.length, 2, 'the model is called again once')
+})
+
+test('approval-resume-twice: a second answer through rpc.agent.resume fails with "No pending approval for toolCallId … on run …"', async () => {
+  const todo = await newTodo('alice', 'Resumed twice')
+  const { rpc, events } = channelRpc('alice')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  await rpc.agent.stream('todoAssistant', { message: 'Delete it', threadId: 'alice-resume-twice', resourceId: 'alice' })
+  const { runId, toolCallId } = approvalRequest(events).value
+  model.answer({ text: 'Deleted.' })
+  await rpc.agent.resume(runId, { toolCallId, approved: true })
+  assert.equal(await services.todoStore.get(todo.todoId), undefined)
+  await assert.rejects(rpc.agent.resume(runId, { toolCallId, approved: true }), {
+    message: `No pending approval for toolCallId ${toolCallId} on run ${runId}`,
+  })
+  assert.equal(model.calls.length, 2)
+})
+
+test('approval-resume-waits-for-all: with two requests in one step, the streaming resume continues only once both are answered', async () => {
+  const first = await newTodo('alice', 'First resumed')
+  const second = await newTodo('alice', 'Second resumed')
+  const { rpc, events } = channelRpc('alice')
+  model.answer({
+    toolCalls: [
+      { toolName: 'deleteTodoWithApproval', args: { todoId: first.todoId } },
+      { toolName: 'deleteTodoWithApproval', args: { todoId: second.todoId } },
+    ],
+  })
+  await rpc.agent.stream('todoAssistant', { message: 'Delete both', threadId: 'alice-resume-both', resourceId: 'alice' })
+  const requests = events.filter((e) => e.type === 'CUSTOM' && e.name === 'pikku:approval-request').map((e) => e.value)
+  assert.equal(requests.length, 2)
+  model.answer({ text: 'Both deleted.' })
+  await rpc.agent.resume(requests[0].runId, { toolCallId: requests[0].toolCallId, approved: true })
+  assert.equal(model.calls.length, 1, 'the model is not called after the first answer')
+  assert.equal((await services.agentRunState.getRun(requests[0].runId)).status, 'suspended')
+  await rpc.agent.resume(requests[1].runId, { toolCallId: requests[1].toolCallId, approved: true })
+  assert.equal(model.calls.length, 2)
+  assert.equal(await services.todoStore.get(first.todoId), undefined)
+  assert.equal(await services.todoStore.get(second.todoId), undefined)
+})
+
+test('approval-policy-all-and-false: requiresToolApproval "all" asks before a function tool but not before the sub-agent; false never asks, even for approvalRequired', async () => {
+  const { rpc, events } = channelRpc('alice')
+  model.answer({ toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'p' } }] }, { text: JSON.stringify({ summary: 'Free day.', steps: [] }) }, { text: 'Planned.' })
+  await rpc.agent.stream('todoAssistant', { message: 'Plan', threadId: 'alice-policy-all-sub', resourceId: 'alice' }, { requiresToolApproval: 'all' })
+  assert.equal(approvalRequest(events), undefined, 'the sub-agent call is not stopped')
+  assert.equal(model.calls.length, 3)
+  model.reset()
+  events.length = 0
+  model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] })
+  await rpc.agent.stream('todoAssistant', { message: 'List', threadId: 'alice-policy-all-fn', resourceId: 'alice' }, { requiresToolApproval: 'all' })
+  assert.equal(approvalRequest(events)?.value.toolName, 'listTodos')
+  model.reset()
+  events.length = 0
+  const todo = await newTodo('alice', 'Never asked')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] }, { text: 'Deleted.' })
+  await rpc.agent.stream('todoAssistant', { message: 'Delete it', threadId: 'alice-policy-false', resourceId: 'alice' }, { requiresToolApproval: false })
+  assert.equal(approvalRequest(events), undefined)
+  assert.equal(await services.todoStore.get(todo.todoId), undefined)
+})
+
 test('approval-step-text-not-stored: text the model writes in the step that stops for approval is returned as the reply, but the thread stores only the tool call, so neither a later read of the thread nor the model after approval sees it', async () => {
   const todo = await newTodo('alice', 'Spare plan')
   const said = 'I will delete "Spare plan" once you approve.'
@@ -670,6 +816,95 @@ test('history-counts-tool-messages: a turn with one tool call stores four messag
   const stored = await storage.getMessages('alice-history-count')
   assert.deepEqual(stored.map((m: any) => m.role), ['user', 'assistant', 'tool', 'assistant'])
   assert.deepEqual((stored[1]?.toolCalls ?? []).map((c: any) => c.name), ['listTodos'])
+})
+
+test('thread-resource-prefixed: a resourceId other than the user id is stored as "<userId>:<resourceId>", one already starting with "<userId>:" is kept', async () => {
+  const rpc = sessionRpc('alice')
+  model.answer({ text: 'Hi.' }, { text: 'Hi.' })
+  await rpc.agent.run('todoAssistant', { message: 'Hi', threadId: 'alice-resource-work', resourceId: 'work' })
+  await rpc.agent.run('todoAssistant', { message: 'Hi', threadId: 'alice-resource-home', resourceId: 'alice:home' })
+  assert.equal((await storage.getThread('alice-resource-work')).resourceId, 'alice:work')
+  assert.equal((await storage.getThread('alice-resource-home')).resourceId, 'alice:home')
+})
+
+test('history-token-budget: the oldest messages are dropped once the history passes an estimated 100,000 tokens, characters divided by four', async () => {
+  const sendAfter = async (thread: string, chars: number) => {
+    model.answer({ text: 'ok' }, { text: 'ok' })
+    await sessionRpc('alice').agent.run('todoAssistant', { message: 'a'.repeat(chars), threadId: thread, resourceId: 'alice' })
+    await sessionRpc('alice').agent.run('todoAssistant', { message: 'Hi', threadId: thread, resourceId: 'alice' })
+    return model.calls[1].prompt.map((m: any) => m.role)
+  }
+  assert.deepEqual(await sendAfter('alice-budget-kept', 390_000), ['user', 'assistant', 'user'])
+  model.reset()
+  assert.deepEqual(await sendAfter('alice-budget-dropped', 410_000), ['user'])
+})
+
+test('working-memory-off-without-storage: without an agentStorage the model is told nothing about working memory, streamed or not', async () => {
+  delete services.agentStorage
+  try {
+    model.answer({ text: 'Hi.' }, { text: 'Hi.' })
+    await ask('alice', 'Hi', 'alice-no-storage-memory')
+    await sseEvents(await stream('alice', '/assistant/stream', { message: 'Hi', threadId: 'alice-no-storage-memory-stream' }))
+    assert.equal(model.calls.length, 2)
+    for (const call of model.calls) assert.ok(!/working.memory/i.test(call.system), call.system)
+  } finally {
+    services.agentStorage = storage
+  }
+})
+
+test('working-memory-merge-no-schema: null deletes a field, a nested object is merged, an array replaced; with no schema service nothing is validated', async () => {
+  await storage.saveWorkingMemory('alice-memory-merge', 'thread', { currentFocus: 'docs', defaultDueTime: '17:00', prefs: { a: 1, b: 2 }, tags: ['x', 'y'] })
+  const schema = services.schema
+  delete services.schema
+  try {
+    model.answer({ text: 'Ok. <working_memory>{"defaultDueTime":null,"prefs":{"b":3},"tags":["z"],"currentFocus":42}</working_memory>' })
+    assert.equal((await (await ask('alice', 'Update', 'alice-memory-merge')).json()).reply, 'Ok.')
+  } finally {
+    services.schema = schema
+  }
+  assert.deepEqual(await storage.getWorkingMemory('alice-memory-merge', 'thread'), { currentFocus: 42, prefs: { a: 1, b: 3 }, tags: ['z'] })
+})
+
+test('working-memory-streamed-piece: in a streamed run a piece holding only working_memory text sends no TEXT_MESSAGE_CONTENT event', async () => {
+  // The scripted model streams a reply in two halves; here the second half is all inside the tags.
+  const update = '<working_memory>{"currentFocus":"x"}</working_memory>'
+  model.answer({ text: 'N'.repeat(update.length) + update })
+  const events = await sseEvents(await stream('alice', '/assistant/stream', { message: 'x', threadId: 'alice-memory-piece' }))
+  const pieces = events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta)
+  assert.deepEqual(pieces, ['N'.repeat(update.length)])
+  assert.deepEqual(await storage.getWorkingMemory('alice-memory-piece', 'thread'), { currentFocus: 'x' })
+})
+
+test('stream-no-channel: rpc.agent.stream from a wire without a channel fails with a plain Error "No channel available for streaming"', async () => {
+  await assert.rejects(sessionRpc('alice').agent.stream('todoAssistant', { message: 'Hi', threadId: 'alice-no-channel', resourceId: 'alice' }), (error: any) => {
+    assert.equal(error.constructor, Error)
+    assert.equal(error.message, 'No channel available for streaming')
+    return true
+  })
+  assert.equal(model.calls.length, 0)
+})
+
+test('stream-step-names: streamed steps are named step#1, step#2, …; a sub-agent\'s step carries its name in place of step, and the count runs on across parent and sub-agent', async () => {
+  const { rpc, events } = channelRpc('alice')
+  model.answer({ toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'p' } }] }, { text: JSON.stringify({ summary: 'Free.', steps: [] }) }, { text: 'Planned.' })
+  await rpc.agent.stream('todoAssistant', { message: 'Plan', threadId: 'alice-step-names', resourceId: 'alice' })
+  const names = events.filter((e) => e.type === 'STEP_STARTED').map((e) => e.stepName)
+  assert.deepEqual(names, ['step#1', 'dayPlanner#2', 'step#3'])
+})
+
+test('org-scope-no-session-403: an org-scoped agent without auth refuses a caller with no session with the same 403', async () => {
+  const planner: any = pikkuState(null, 'agent', 'agents').get('dayPlanner')
+  const saved = planner.sessionScope
+  planner.sessionScope = 'org'
+  try {
+    await assert.rejects(rpcFor(services).agent.run('dayPlanner', { message: 'Plan', threadId: 'org-no-session', resourceId: 'x' }), {
+      name: 'ForbiddenError',
+      message: 'This agent is org-scoped but the session has no organization',
+    })
+    assert.equal(model.calls.length, 0)
+  } finally {
+    planner.sessionScope = saved
+  }
 })
 
 test('history-orphan-tool-result-working-memory: when lastMessages cuts between a stored tool call and its result, the result still reaches the model with working memory on; with it off, the history starts at the next user message', async () => {
@@ -1146,4 +1381,50 @@ test('org-scope-no-org-403: an agent with sessionScope "org" refuses a session w
     assert.equal((await response.json()).message, 'This agent is org-scoped but the session has no organization')
     assert.equal(model.calls.length, 0)
   })
+})
+
+test('modify-output-stream-warning-once: a middleware with modifyOutput but no modifyOutputStream logs one warning naming the agent on its first streamed run, and none later', async () => {
+  const warnings = collectLogs(services, 'warn')
+  const upper = { modifyOutput: async (_services: unknown, output: any) => ({ ...output, text: output.text.toUpperCase() }) }
+  try {
+    await withAgentFields((agent) => ({ agentMiddleware: [...agent.agentMiddleware, upper] }), async () => {
+      model.answer({ text: 'quiet' }, { text: 'quiet' }, { text: 'quiet' })
+      const first = await sseEvents(await stream('alice', '/assistant/stream', { message: 'Hi', threadId: 'alice-modify-stream-1' }))
+      await sseEvents(await stream('alice', '/assistant/stream', { message: 'Hi', threadId: 'alice-modify-stream-2' }))
+      assert.equal(first.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join(''), 'quiet')
+      assert.equal((await (await ask('alice', 'Hi', 'alice-modify-run')).json()).reply, 'QUIET')
+    })
+  } finally {
+    warnings.restore()
+  }
+  const named = warnings.lines.filter((line) => line.includes("Agent 'todoAssistant' has AI middleware with modifyOutput but no modifyOutputStream"))
+  assert.equal(named.length, 1, warnings.lines.join('\n'))
+})
+
+test('on-error-not-for-refused: a run refused before it starts, here on another user\'s thread, never reaches onError', async () => {
+  const seen: string[] = []
+  const onError = { onError: async (_services: unknown, { error }: { error: Error }) => void seen.push(error.message) }
+  await withAgentFields((agent) => ({ agentMiddleware: [...agent.agentMiddleware, onError] }), async () => {
+    model.answer({ text: 'Hi.' })
+    await ask('alice', 'Hi', 'alice-on-error-thread')
+    assert.equal((await ask('bob', 'Hi', 'alice-on-error-thread')).status, 403)
+  })
+  assert.deepEqual(seen, [])
+})
+
+test('run-context-in-instructions: context in the run input is appended to the instructions of the run and of its sub-agents, but not after an approval', async () => {
+  const todo = await newTodo('alice', 'Context todo')
+  const rpc = sessionRpc('alice')
+  model.answer(
+    { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'c' } }] },
+    { text: JSON.stringify({ summary: 'Free.', steps: [] }) },
+    { toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] },
+  )
+  const run = await rpc.agent.run('todoAssistant', { message: 'Plan', threadId: 'alice-context', resourceId: 'alice', context: 'Project: Apollo' })
+  assert.ok(model.calls[0].system.includes('Project: Apollo'))
+  assert.ok(model.calls[1].system.includes('Project: Apollo'), 'the sub-agent gets it')
+  model.answer({ text: 'Done.' })
+  await rpc.agent.approve(run.runId, [{ toolCallId: run.pendingApprovals[0].toolCallId, approved: true }], 'todoAssistant')
+  assert.equal(model.calls.length, 4)
+  assert.ok(!model.calls[3].system.includes('Project: Apollo'), 'the continued run does not')
 })
