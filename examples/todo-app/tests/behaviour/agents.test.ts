@@ -884,6 +884,29 @@ test('stream-no-channel: rpc.agent.stream from a wire without a channel fails wi
   assert.equal(model.calls.length, 0)
 })
 
+test('interrupt-other-instance: rpc.agent.interrupt, called without a channel, on a run recorded running that is not executing in this process returns stopped: false and logs a warning', async () => {
+  // A run another instance is executing: its state says running, but nothing in this process is generating it.
+  const runId = await services.agentRunState.createRun({
+    agentName: 'todoAssistant',
+    threadId: 'alice-elsewhere',
+    resourceId: 'alice',
+    status: 'running',
+    usage: { inputTokens: 0, outputTokens: 0, model: 'openai/gpt-4o-mini' },
+    pendingApprovals: [],
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  })
+  const warnings = collectLogs(services, 'warn')
+  let result: any
+  try {
+    result = await sessionRpc('alice').agent.interrupt(runId)
+  } finally {
+    warnings.restore()
+  }
+  assert.equal(result.stopped, false)
+  assert.ok(warnings.lines.some((line) => line.startsWith(`Could not interrupt run ${runId}: it is running in another process.`)), warnings.lines.join('\n'))
+})
+
 test('stream-step-names: streamed steps are named step#1, step#2, …; a sub-agent\'s step carries its name in place of step, and the count runs on across parent and sub-agent', async () => {
   const { rpc, events } = channelRpc('alice')
   model.answer({ toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'p' } }] }, { text: JSON.stringify({ summary: 'Free.', steps: [] }) }, { text: 'Planned.' })
