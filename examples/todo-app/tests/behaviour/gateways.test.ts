@@ -10,6 +10,7 @@ import { PikkuNodeHTTPServer } from '@pikku/node-http-server'
 import { freePort } from './harness/services.js'
 import { startSessionApp, type SessionApp } from './harness/workflows.js'
 import { slackAdapter } from '../../src/gateways/slack.adapter.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 
 const SIGNING_SECRET = 'behaviour-suite-slack-signing-secret'
 const TEAM = 'T0TODO'
@@ -140,6 +141,14 @@ test('ignored-events: bot messages, edits, deletes, other event types and events
   // So does an app_mention event from a user.
   const mention = await sendToSlackRoute({ type: 'event_callback', team_id: TEAM, event: { type: 'app_mention', user: 'U0ALICE', text: '<@B0BOT> todos', channel: 'C0TEAM', ts: '1700000000.000200' } })
   assert.equal(mention.status, 500)
+})
+
+test('slack-send-posts-nothing: the Slack adapter\'s send(senderId, message) resolves without posting anything to the workspace', async () => {
+  await sendToSlackRoute({ type: 'url_verification', challenge: 'build-the-adapter' })
+  await recordReplies()
+  const adapter: any = await slackAdapter(services)
+  await adapter.send('U0ALICE', { text: 'a reply the function returned' })
+  assert.deepEqual(posted, [])
 })
 
 test('get-route-401: GET /webhooks/slack exists and, unsigned, answers 401', async () => {
@@ -338,6 +347,57 @@ test('listener-errors-not-caught: LocalGatewayService.start() rejects when a lis
   }
 })
 
+test('listener-lifecycle: a listener gateway adds no HTTP route or channel; LocalGatewayService.start() calls its adapter factory with the singleton services (secrets readable) and init(onMessage), stop() calls close(); a returned message goes to the adapter\'s send', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { LocalGatewayService } = await import('@pikku/core/services')
+  const { pikkuState } = await import('@pikku/core/state')
+  const name = 'listener-lifecycle-probe'
+  const events: string[] = []
+  const sent: Array<[string, unknown]> = []
+  let onMessage: ((data: unknown) => Promise<void>) | undefined
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes')
+  const countRoutes = () => [...routes.values()].reduce((n, m) => n + m.size, 0)
+  const routesBefore = countRoutes()
+  const channelsBefore = pikkuState(null, 'channel', 'channels').size
+  const gateways = new LocalGatewayService()
+  const globals = pikkuState(null, 'middleware', 'global') as any[]
+  const savedGlobals = [...globals]
+  globals.splice(0, globals.length)
+  try {
+    wireGateway({
+      name,
+      type: 'listener',
+      adapter: (factoryServices: any) => {
+        events.push(factoryServices.secrets === services.secrets ? 'factory: singleton secrets' : 'factory: other services')
+        return {
+          name: 'probe',
+          parse: (data: unknown) => ({ senderId: 'U1', text: String(data), raw: data }),
+          send: async (senderId: string, message: unknown) => void sent.push([senderId, message]),
+          init: async (handler: (data: unknown) => Promise<void>) => void (events.push('init'), (onMessage = handler)),
+          close: async () => void events.push('close'),
+        }
+      },
+      func: { func: async (_services: unknown, data: any) => ({ text: `echo ${data.text}` }) },
+    } as any)
+    assert.equal(countRoutes(), routesBefore)
+    assert.equal(pikkuState(null, 'channel', 'channels').size, channelsBefore)
+    assert.deepEqual(events, [])
+    await gateways.start()
+    assert.deepEqual(events, ['factory: singleton secrets', 'init'])
+    await onMessage!('hello')
+    assert.deepEqual(sent, [['U1', { text: 'echo hello' }]])
+    await gateways.stop()
+    assert.deepEqual(events, ['factory: singleton secrets', 'init', 'close'])
+  } finally {
+    globals.splice(0, globals.length, ...savedGlobals)
+    await gateways.stop()
+    pikkuState(null, 'gateway', 'gateways').delete(name)
+    delete funcMeta[`gateway__${name}__handler`]
+    ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete(`gateway__${name}__handler`)
+  }
+})
+
 test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire without setSession; a session it assigns to wire.session reaches a gateway with auth: true', async () => {
   const { wireGateway } = await import('@pikku/core/gateway')
   const { LocalGatewayService } = await import('@pikku/core/services')
@@ -526,4 +586,116 @@ test('adapter-factory-cached: a webhook gateway keeps the first promise its adap
   } finally {
     for (const [name, route, funcIds] of wired) await removeWebhookGateway(name, route, funcIds)
   }
+})
+
+test('webhook-factory-secretless-reply-sent: a webhook gateway calls its adapter factory on the first request with services that lack secrets; GET answers 404 when the adapter has no verifyWebhook; a returned message with text goes to the adapter\'s send, other results do not', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { pikkuState } = await import('@pikku/core/state')
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  const name = 'factory-services-probe'
+  const route = '/webhooks/factory-services-probe'
+  const funcIds = [`gateway__${name}__post`, `gateway__${name}__verify`, `gateway__${name}__handler`]
+  // The app's globals read secrets, which the function's run lacks (see global-bearer-middleware-500).
+  const globals = pikkuState(null, 'middleware', 'global') as any[]
+  const savedGlobals = [...globals]
+  globals.splice(0, globals.length)
+  const factoryCalls: string[] = []
+  const sent: Array<[string, unknown]> = []
+  let reply: unknown = { text: 'done' }
+  try {
+    wireGateway({
+      name,
+      type: 'webhook',
+      route,
+      adapter: (factoryServices: any) => {
+        try {
+          void factoryServices.secrets.getSecret
+          factoryCalls.push('secrets readable')
+        } catch (e: any) {
+          factoryCalls.push(e.name)
+        }
+        return {
+          name: 'probe',
+          parse: (data: any) => ({ senderId: data.from, text: 'hi', raw: data }),
+          send: async (senderId: string, message: unknown) => void sent.push([senderId, message]),
+          init: async () => {},
+          close: async () => {},
+        }
+      },
+      func: { func: async () => reply },
+    } as any)
+    // The metadata `pikku` would have generated for the routes and the function.
+    httpMeta.post[route] = { pikkuFuncId: funcIds[0], route, method: 'post', requiresSession: false }
+    httpMeta.get[route] = { pikkuFuncId: funcIds[1], route, method: 'get', requiresSession: false }
+    for (const id of funcIds.slice(0, 2)) funcMeta[id] = { pikkuFuncId: id, inputSchemaName: null, outputSchemaName: null, sessionless: true }
+    const post = () => fetch(`${nodeUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"from":"U1"}' })
+
+    assert.deepEqual(factoryCalls, [])
+    const first = await post()
+    assert.equal(first.status, 200)
+    assert.deepEqual(await first.json(), { ok: true })
+    assert.deepEqual(factoryCalls, ['SecretAccessDeniedError'])
+    assert.deepEqual(sent, [['U1', { text: 'done' }]])
+
+    // richContent or attachments alone count as a reply too; a result without any of the three is not sent.
+    reply = { richContent: { blocks: [] } }
+    assert.equal((await post()).status, 200)
+    reply = { attachments: [{ url: 'https://example.com/a.png' }] }
+    assert.equal((await post()).status, 200)
+    reply = { status: 'quiet' }
+    assert.equal((await post()).status, 200)
+    assert.deepEqual(sent.map(([, message]) => message), [{ text: 'done' }, { richContent: { blocks: [] } }, { attachments: [{ url: 'https://example.com/a.png' }] }])
+
+    // The factory's adapter has no verifyWebhook: the GET route exists but answers 404.
+    const get = await fetch(`${nodeUrl}${route}`)
+    assert.equal(get.status, 404)
+    assert.equal((await errorOf(get)).name, 'NotFoundError')
+    assert.deepEqual(factoryCalls, ['SecretAccessDeniedError'])
+  } finally {
+    globals.splice(0, globals.length, ...savedGlobals)
+    delete httpMeta.get[route]
+    await removeWebhookGateway(name, route, funcIds)
+  }
+})
+
+test('gateway-requires-route: wireGateway throws for a webhook or websocket gateway wired without route', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { pikkuState } = await import('@pikku/core/state')
+  const adapter = recordingAdapter([])
+  try {
+    assert.throws(() => wireGateway({ name: 'slack-no-route', type: 'webhook', adapter, func: { func: async () => {} } } as any), {
+      message: "Webhook gateway 'slack-no-route' requires a route",
+    })
+    assert.throws(() => wireGateway({ name: 'ws-no-route', type: 'websocket', adapter, func: { func: async () => {} } } as any), {
+      message: "WebSocket gateway 'ws-no-route' requires a route",
+    })
+  } finally {
+    for (const name of ['slack-no-route', 'ws-no-route']) pikkuState(null, 'gateway', 'gateways').delete(name)
+  }
+})
+
+test('gateway-cli-codes: the inspector reports a wireGateway object literal without func as a critical PKU236, skips a call whose argument is not an object literal, records a webhook route held in a constant under the constant\'s name without a report, and reports wireGateway in an addon as a critical PKU920', async () => {
+  const head = [
+    "import { wireGateway } from '@pikku/core/gateway'",
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    'const adapter = {} as any',
+    'const handle = pikkuSessionlessFunc<void, void>({ func: async () => {} })',
+    '',
+  ].join('\n')
+  const run = async (name: string, body: string, isAddon = false) =>
+    codes((await inspectFiles(name, { 'probe.ts': head + body }, { isAddon })).reported).filter((c) => /^PKU(236|920) /.test(c))
+  assert.deepEqual(await run('gateway-no-func', "wireGateway({ name: 'g', type: 'listener', adapter })\n"), ['PKU236 critical'])
+  // An object cast with `as` is not an object literal to the inspector either.
+  assert.deepEqual(await run('gateway-cast', "wireGateway({ name: 'g', type: 'listener', adapter } as any)\n"), [])
+  assert.deepEqual(await run('gateway-variable', "const config = { name: 'g', type: 'listener', adapter } as any\nwireGateway(config)\n"), [])
+  assert.deepEqual(await run('gateway-with-func', "wireGateway({ name: 'g', type: 'listener', adapter, func: handle })\n"), [])
+  // A route held in a constant: the webhook's route metadata is keyed by the constant's name, and nothing is reported.
+  const constant = await inspectFiles('gateway-route-constant', {
+    'probe.ts': head + "const PROBE_ROUTE = '/webhooks/probe'\nwireGateway({ name: 'g', type: 'webhook', route: PROBE_ROUTE, adapter, func: handle })\n",
+  })
+  assert.deepEqual(codes(constant.reported), [])
+  assert.deepEqual(Object.keys((constant.state as any).http.meta.post), ['PROBE_ROUTE'])
+  assert.equal((constant.state as any).http.meta.post.PROBE_ROUTE.route, 'PROBE_ROUTE')
+  assert.deepEqual(await run('gateway-in-addon', "wireGateway({ name: 'g', type: 'listener', adapter, func: handle })\n", true), ['PKU920 critical'])
 })
