@@ -92,6 +92,55 @@ test('auth-true-403: wireAddon auth: true requires a session, though postToChat 
   assert.deepEqual(hook.received, [])
 })
 
+test('addon-auth-false-warns: an install with auth: false does not open an addon function that requires a session: each call through rpc.invoke logs the "requires a session but auth was explicitly disabled" warning, and one without a session is refused', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const pkg = '@todo-app/notify-addon'
+  const funcMeta = pikkuState(pkg, 'function', 'meta') as any
+  const functions = pikkuState(pkg, 'function', 'functions') as Map<string, unknown>
+  // A probe addon function that requires a session, as pikkuFunc declares one.
+  funcMeta.whoAmIProbe = { pikkuFuncId: 'whoAmIProbe', inputSchemaName: null, outputSchemaName: null }
+  functions.set('whoAmIProbe', { func: async (_services: unknown, _data: unknown, wire: any) => wire.session })
+  pikkuState(null, 'addons', 'packages').set('chatopen', { package: pkg, auth: false })
+  const warnings: string[] = []
+  const logger = app.services.logger as any
+  const originalWarn = logger.warn
+  logger.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '))
+  try {
+    await assert.rejects(rpcAs().invoke('chatopen:whoAmIProbe' as never, {} as never), { name: 'ForbiddenError', message: 'Authentication required' })
+    assert.deepEqual(await alice().invoke('chatopen:whoAmIProbe' as never, {} as never), { userId: 'alice' })
+    const disabled = warnings.filter((w) => w.startsWith("Function 'whoAmIProbe' requires a session but auth was explicitly disabled"))
+    assert.equal(disabled.length, 2, JSON.stringify(warnings))
+  } finally {
+    logger.warn = originalWarn
+    delete funcMeta.whoAmIProbe
+    functions.delete('whoAmIProbe')
+    pikkuState(null, 'addons', 'packages').delete('chatopen')
+    pikkuState('chatopen', 'package', 'singletonServices', undefined as never)
+  }
+})
+
+test('addon-scopes-403: an install with scopes refuses a caller whose session lacks one with MissingScopeError, a 403 over HTTP, and lets one that holds it through', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  // The status the HTTP runtimes answer for an error, as registered with addError.
+  const statusOf = (error: Error) => (pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>).get(error.constructor)?.status
+  const pkg = '@todo-app/notify-addon'
+  pikkuState(null, 'addons', 'packages').set('chatscoped', { package: pkg, scopes: ['alerts:send'] } as never)
+  hook.received.length = 0
+  try {
+    const error: any = await alice().invoke('chatscoped:postToChat' as never, { text: 'no scope' } as never).catch((e: unknown) => e)
+    assert.equal(error.name, 'MissingScopeError')
+    assert.equal(error.message, 'Missing required scope: alerts:send')
+    assert.equal(statusOf(error), 403)
+    assert.deepEqual(hook.received, [])
+    const scoped = rpcService.getContextRPCService(app.services, { session: { userId: 'alice', scopes: ['alerts:send'] } } as never, false)
+    assert.deepEqual(await scoped.invoke('chatscoped:postToChat' as never, { text: 'with scope' } as never), { posted: true })
+    assert.deepEqual(hook.received, [{ text: 'with scope' }])
+  } finally {
+    pikkuState(null, 'addons', 'packages').delete('chatscoped')
+    pikkuState('chatscoped', 'package', 'singletonServices', undefined as never)
+  }
+})
+
 /** POST a chat message to one of the ref() routes of src/addons/chat-post.http.ts, as alice or with no session. */
 const postVia = async (route: string, session: boolean) => {
   const response = await fetch(`${app.url}${route}`, {
@@ -154,6 +203,14 @@ test('unknown-addon-function: a name the addon does not export throws RPCNotFoun
     .catch((e: unknown) => e)
   assert.ok(error instanceof RPCNotFoundError)
   assert.equal(error.message, 'RPC function not found: chat:postToSlack')
+})
+
+test('unresolved-to-deployment-service: with a deploymentService among the services, rpc.invoke hands a namespaced name the addon does not export to its invoke, with the caller\'s session, instead of throwing', async () => {
+  const handed: unknown[] = []
+  const deploymentService = { invoke: async (...args: unknown[]) => (handed.push(args.slice(0, 3)), { remote: true }) }
+  const rpc = rpcService.getContextRPCService({ ...app.services, deploymentService } as never, { session: { userId: 'alice' } } as never, false)
+  assert.deepEqual(await rpc.invoke('chat:postToSlack' as never, { text: 'x' } as never), { remote: true })
+  assert.deepEqual(handed, [['chat:postToSlack', { text: 'x' }, { userId: 'alice' }]])
 })
 
 test('addon-unknown-version-not-found: a namespaced call with a version the addon does not have is not served by its latest; it throws RPCNotFoundError', async () => {
@@ -323,6 +380,41 @@ test('addon-services-get-app-services: an instance\'s services factory receives 
   }
 })
 
+test('addon-services-scoped-writes: an instance\'s scoped secrets service refuses setSecret and deleteSecret, while its credentialService writes and deletes a granted credential and refuses another name and listing every user; an instance with globalSecrets gets the app\'s own secrets service', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const pkg = '@todo-app/notify-addon'
+  const factories = pikkuState(pkg, 'package', 'factories')!
+  const seen: Record<string, any> = {}
+  const createSingletonServices = async (config: any, services: any) => {
+    seen[services.secrets === app.services.secrets ? 'global' : 'scoped'] = services
+    return factories.createSingletonServices!(config, services)
+  }
+  pikkuState(pkg, 'package', 'factories', { ...factories, createSingletonServices })
+  const packages = pikkuState(null, 'addons', 'packages')
+  // Two more installs of the same package, so their services are built afresh rather than taken from 'chat'.
+  packages.set('chatwrite', { package: pkg, credentialGrants: ['probeCred'] } as never)
+  packages.set('chatglobal', { package: pkg, globalSecrets: true } as never)
+  try {
+    for (const namespace of ['chatwrite', 'chatglobal']) await alice().invoke(`${namespace}:postToChat` as never, { text: namespace } as never)
+    const { secrets, credentialService } = seen.scoped
+    await assert.rejects(secrets.setSecret('CHAT_WEBHOOK_URL', 'x'), { message: 'setSecret is not allowed in scoped secret service' })
+    await assert.rejects(secrets.deleteSecret('CHAT_WEBHOOK_URL'), { message: 'deleteSecret is not allowed in scoped secret service' })
+    await credentialService.set('probeCred', { token: 't' }, 'alice')
+    assert.deepEqual(await credentialService.get('probeCred', 'alice'), { token: 't' })
+    await credentialService.delete('probeCred', 'alice')
+    assert.equal(await credentialService.get('probeCred', 'alice'), null)
+    await assert.rejects(credentialService.set('otherCred', {}, 'alice'), { message: 'Access denied to credential: otherCred' })
+    await assert.rejects(credentialService.getAllUsers())
+    assert.ok(seen.global, 'the globalSecrets install was handed the app\'s secrets service')
+  } finally {
+    pikkuState(pkg, 'package', 'factories', factories)
+    for (const namespace of ['chatwrite', 'chatglobal']) {
+      packages.delete(namespace)
+      pikkuState(namespace, 'package', 'singletonServices', undefined as never)
+    }
+  }
+})
+
 test('addon-services-no-credentials: the generated pikkuAddonServices hands its factory no credentials service, only credentialService, and keeps neither for the addon\'s functions', async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const { pikkuAddonServices } = await import('@todo-app/notify-addon/.pikku/setup/pikku-addon-setup-types.gen.js')
@@ -399,6 +491,36 @@ test('remote-unreachable-not-wrapped: a remote addon whose host refuses the conn
     assert.equal(error.message, 'fetch failed')
   } finally {
     addons.delete('probeDown')
+  }
+})
+
+test('remote-errors-status: a remote addon whose token resolves empty throws RemoteAddonAuthError (401), one whose serverUrl resolves empty throws RemoteAddonConfigError (500), and a non-2xx answer throws RemoteAddonRequestError (502) carrying the remote status', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  // The status the HTTP runtimes answer for an error, as registered with addError.
+  const statusOf = (error: Error) => (pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>).get(error.constructor)?.status
+  const port = await freePort()
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => res.writeHead(503).end('down for maintenance'))
+  })
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  const addons = pikkuState(null, 'addons', 'packages')
+  const base = { package: '@probe/remote-addon', remote: true, serverUrl: `http://127.0.0.1:${port}` }
+  addons.set('probeNoToken', { ...base, remoteAuth: { resolve: () => '' } } as never)
+  addons.set('probeNoUrl', { ...base, serverUrl: () => '' } as never)
+  addons.set('probeFailing', base as never)
+  const rpc: any = rpcService.getContextRPCService(app.services as never, {} as never, false)
+  const failure = async (name: string) => {
+    const error: any = await rpc.invoke(`${name}:doThing`, {}).catch((e: unknown) => e)
+    return [error.name, statusOf(error), error.httpStatus]
+  }
+  try {
+    assert.deepEqual(await failure('probeNoToken'), ['RemoteAddonAuthError', 401, undefined])
+    assert.deepEqual(await failure('probeNoUrl'), ['RemoteAddonConfigError', 500, undefined])
+    assert.deepEqual(await failure('probeFailing'), ['RemoteAddonRequestError', 502, 503])
+  } finally {
+    for (const name of ['probeNoToken', 'probeNoUrl', 'probeFailing']) addons.delete(name)
+    await new Promise<void>((resolve) => server.close(() => resolve()))
   }
 })
 
