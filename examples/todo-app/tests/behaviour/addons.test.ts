@@ -9,6 +9,7 @@ import { startExpressApp, type RunningApp } from './harness/app.js'
 import { freePort } from './harness/services.js'
 import { runTempDir } from './harness/temp.js'
 import { createTestJWT } from './harness/http.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 
 interface Hook {
   url: string
@@ -442,6 +443,33 @@ test('addon-services-no-credentials: the generated pikkuAddonServices hands its 
     pikkuState(null, 'addons', 'packages').delete('chatcred')
     pikkuState('chatcred', 'package', 'singletonServices', undefined as never)
   }
+})
+
+test('addon-install-cli-codes: pikku reports a wireAddon package that does not resolve as PKU340; a wireRemoteAddon package under dependencies or under neither list as PKU338, not one under devDependencies; and an auth secretId or credentialId that names no declaration as PKU339, where secretId is compared with a secret\'s name, not its key', async () => {
+  const secret = [
+    "import { z } from 'zod'",
+    "import { defineSecret } from '@pikku/core/secret'",
+    'const TokenSchema = z.string()',
+    "defineSecret({ name: 'notifyServiceToken', displayName: 'Token', secretId: 'NOTIFY_SERVICE_TOKEN', schema: TokenSchema })",
+    '',
+  ].join('\n')
+  const remote = (auth = '') =>
+    `import { wireRemoteAddon } from '@pikku/core/addon'\nwireRemoteAddon({ name: 'notify', package: '@todo-app/notify-addon', serverUrl: 'https://notify.example.com'${auth} })\n`
+  const run = async (name: string, files: Record<string, string>) =>
+    codes((await inspectFiles(name, files)).reported).filter((c) => /^PKU3(38|39|40) /.test(c))
+  const manifest = (list: 'dependencies' | 'devDependencies' | null) =>
+    JSON.stringify({ name: 'probe', ...(list ? { [list]: { '@todo-app/notify-addon': '*' } } : {}) })
+  const local = (pkg: string) => `import { wireAddon } from '@pikku/core/addon'\nwireAddon({ name: 'chat', package: '${pkg}' })\n`
+
+  assert.deepEqual(await run('pku340-missing', { 'probe.ts': local('@todo-app/no-such-addon') }), ['PKU340 critical'])
+  assert.deepEqual(await run('pku340-present', { 'probe.ts': local('@todo-app/notify-addon') }), [])
+  assert.deepEqual(await run('pku338-prod', { 'probe.ts': remote(), 'package.json': manifest('dependencies') }), ['PKU338 critical'])
+  assert.deepEqual(await run('pku338-none', { 'probe.ts': remote(), 'package.json': manifest(null) }), ['PKU338 critical'])
+  assert.deepEqual(await run('pku338-dev', { 'probe.ts': remote(), 'package.json': manifest('devDependencies') }), [])
+  const dev = { 'package.json': manifest('devDependencies') }
+  assert.deepEqual(await run('pku339-name', { ...dev, 'probe.ts': secret + remote(", auth: { secretId: 'notifyServiceToken' }") }), [])
+  assert.deepEqual(await run('pku339-key', { ...dev, 'probe.ts': secret + remote(", auth: { secretId: 'NOTIFY_SERVICE_TOKEN' }") }), ['PKU339 critical'])
+  assert.deepEqual(await run('pku339-credential', { ...dev, 'probe.ts': secret + remote(", auth: { credentialId: 'noSuchCredential' }") }), ['PKU339 critical'])
 })
 
 test('remote-auth-credential-object: a remote addon bound with { credentialId } to a credential stored as an object sends "Bearer [object Object]"', async () => {
