@@ -472,6 +472,34 @@ test('addon-install-cli-codes: pikku reports a wireAddon package that does not r
   assert.deepEqual(await run('pku339-credential', { ...dev, 'probe.ts': secret + remote(", auth: { credentialId: 'noSuchCredential' }") }), ['PKU339 critical'])
 })
 
+test('addon-overrides-tags-cli-codes: a secretOverrides target for a key the addon declares brings the declaration along under the new key; any other target must be one of the app\'s declared secrets, or PKU124; a wireAddon tag no middleware call names is PKU575, unless an empty addTagMiddleware list or a non-empty addChannelMiddleware list names it', async () => {
+  const install = (options: string) =>
+    `import { wireAddon } from '@pikku/core/addon'\nwireAddon({ name: 'alerts', package: '@todo-app/notify-addon'${options} })\n`
+  const appSecret = [
+    "import { z } from 'zod'",
+    "import { defineSecret } from '@pikku/core/secret'",
+    'const OwnSchema = z.string()',
+    "defineSecret({ name: 'appOwnSecret', displayName: 'Own', secretId: 'APP_OWN_SECRET', schema: OwnSchema })",
+    '',
+  ].join('\n')
+  const run = async (name: string, text: string) => {
+    const { reported, state } = await inspectFiles(name, { 'probe.ts': text })
+    return { found: codes(reported).filter((c) => /^PKU(124|575) /.test(c)), state: state as any }
+  }
+  const declared = await run('override-declared', install(", secretOverrides: { CHAT_WEBHOOK_URL: 'ALERTS_WEBHOOK_URL' }"))
+  assert.deepEqual(declared.found, [])
+  assert.ok(declared.state.secrets.definitions.some((d: any) => d.secretId === 'ALERTS_WEBHOOK_URL'))
+  assert.deepEqual((await run('override-undeclared', install(", secretOverrides: { OTHER_KEY: 'NOT_DECLARED_HERE' }"))).found, ['PKU124 critical'])
+  assert.deepEqual((await run('override-app-secret', appSecret + install(", secretOverrides: { OTHER_KEY: 'APP_OWN_SECRET' }"))).found, [])
+
+  const mw = "import { pikkuMiddleware } from '@pikku/core/middleware'\nconst mw = pikkuMiddleware(async (_s, _w, next) => next())\n"
+  const tagged = install(", tags: ['audited']")
+  assert.deepEqual((await run('tag-none', tagged)).found, ['PKU575 warn'])
+  assert.deepEqual((await run('tag-empty-tag-list', `${mw}import { addTagMiddleware } from '@pikku/core/middleware'\naddTagMiddleware('audited', [])\n${tagged}`)).found, [])
+  assert.deepEqual((await run('tag-channel-list', `${mw}import { addChannelMiddleware } from '@pikku/core/channel'\naddChannelMiddleware('audited', [mw])\n${tagged}`)).found, [])
+  assert.deepEqual((await run('tag-empty-channel-list', `${mw}import { addChannelMiddleware } from '@pikku/core/channel'\naddChannelMiddleware('audited', [])\n${tagged}`)).found, ['PKU575 warn'])
+})
+
 test('remote-auth-credential-object: a remote addon bound with { credentialId } to a credential stored as an object sends "Bearer [object Object]"', async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const port = await freePort()
