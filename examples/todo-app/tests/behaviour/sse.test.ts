@@ -5,6 +5,9 @@ import assert from 'node:assert/strict'
 import { get, type IncomingMessage } from 'node:http'
 import { PikkuFetchError } from '@pikku/fetch'
 import { fetch as coreFetch } from '@pikku/core/http'
+import { NotFoundError } from '@pikku/core/errors'
+import { pikkuState } from '@pikku/core/state'
+import { withProbeRoute } from './harness/core-probes.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import { HELD_STREAM_ANSWER, holdHealthStream, waitFor } from './harness/app.js'
 import { RawClient, startWsApp, type RunningWsApp } from './harness/channels.js'
@@ -96,6 +99,9 @@ test('sse-finite-stream: streamDueToday sends one event per open to-do due today
   assert.equal(await stream.nextEvent(), undefined)
   assert.equal(stream.ended(), true)
 })
+
+const UNPROCESSABLE_MESSAGE =
+  'The server understood the content type of the request content, and the syntax of the request content was correct, but it was unable to process the contained instructions..'
 
 /** Asserts a stream that answered 200 with one error event carrying errorText, then a done event, then ended. */
 const assertErrorStream = async (stream: Awaited<ReturnType<typeof openStream>>, errorText: string) => {
@@ -214,6 +220,77 @@ test('sse-bad-cookie-and-key-error-event: an undecodable todo_session cookie or 
   const attempts: Record<string, string>[] = [{ cookie: 'todo_session=not-a-jwt' }, { 'x-api-key': 'not-a-jwt' }]
   for (const headers of attempts) {
     await assertErrorStream(await openStream('/todos/changes', headers), 'Internal server error')
+  }
+})
+
+test('sse-channel-methods: on Express, an sse route\'s sendBinary writes a string as it is and JSON-encodes an object; state is open until close(), which ends the response; remote returns a promise that rejects with a ChannelRPCError whose reason (not kind) is unsupported', async () => {
+  const seen: { before?: string; after?: string; pending?: unknown; error?: any } = {}
+  const func = {
+    auth: false,
+    func: async (_services: unknown, _data: unknown, wire: any) => {
+      const channel = wire.channel
+      seen.before = channel.state
+      const pending = channel.remote('anything')
+      seen.pending = pending
+      seen.error = await pending.catch((error: unknown) => error)
+      channel.sendBinary('plain text')
+      channel.sendBinary({ n: 1 })
+      channel.close()
+      seen.after = channel.state
+    },
+  }
+  await withProbeRoute('sseChannelProbe', '/probe-sse-channel', func, { sse: true }, async () => {
+    const response = await fetch(`${app.url}/probe-sse-channel`, { headers: { accept: 'text/event-stream' } })
+    assert.equal(response.status, 200)
+    // text() resolves only once the response has ended.
+    assert.equal(await response.text(), 'data: plain text\n\ndata: {"n":1}\n\n')
+    assert.equal(seen.before, 'open')
+    assert.equal(seen.after, 'closed')
+    assert.ok(seen.pending instanceof Promise)
+    assert.equal(seen.error?.name, 'ChannelRPCError')
+    assert.equal(seen.error?.reason, 'unsupported')
+    assert.equal(seen.error?.kind, undefined)
+  })
+})
+
+test('sse-runner-errors-as-events: on an sse route, failed input validation and a NotFoundError are written as error and done events with the registered message, a plain Error as "Internal server error"; with core fetch and bubbleErrors on, nothing is rethrown', async () => {
+  let toThrow: Error = new NotFoundError('todo 7 is gone')
+  const func = { auth: false, func: async () => { throw toThrow } }
+  await withProbeRoute('sseErrorProbe', '/probe-sse-error', func, { sse: true }, async () => {
+    await assertErrorStream(await openStream('/probe-sse-error'), 'The server cannot find the requested resource.')
+    toThrow = new Error('plain failure')
+    await assertErrorStream(await openStream('/probe-sse-error'), 'Internal server error')
+    // Nothing is rethrown through core fetch either, even with bubbleErrors on: the events are the answer.
+    const response = await coreFetch(new Request('http://localhost/probe-sse-error'), { bubbleErrors: true } as never)
+    assert.equal(response.status, 200)
+    // Core fetch's stream opens with a ':' comment line.
+    assert.equal(await response.text(), ':\n\ndata: {"type":"error","errorText":"Internal server error"}\n\ndata: {"type":"done"}\n\n')
+    // Input validation runs inside the function runner, so it is an event too; CreateTodoInput needs a title.
+    const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
+    functionMeta.sseErrorProbe.inputSchemaName = 'CreateTodoInput'
+    await assertErrorStream(await openStream('/probe-sse-error?priority=high'), UNPROCESSABLE_MESSAGE)
+  })
+})
+
+test('sse-headers-schema-json-error: a route\'s headers schema is checked before the stream starts, so a request that fails it gets the ordinary JSON 422, not events', async () => {
+  const schemas = pikkuState(null, 'misc', 'schemas')
+  schemas.set('ProbeSseHeaders', { type: 'object', properties: { 'x-probe': { type: 'string' } }, required: ['x-probe'] })
+  const func = { auth: false, func: async (_services: unknown, _data: unknown, wire: any) => wire.channel.close() }
+  try {
+    ;(app.services as any).schema.compileSchema('ProbeSseHeaders', schemas.get('ProbeSseHeaders'))
+    await withProbeRoute('sseHeadersProbe', '/probe-sse-headers', func, { sse: true }, async () => {
+      ;(pikkuState(null, 'http', 'meta') as any).get['/probe-sse-headers'].headersSchemaName = 'ProbeSseHeaders'
+      const refused = await fetch(`${app.url}/probe-sse-headers`, { headers: { accept: 'text/event-stream' } })
+      assert.equal(refused.status, 422)
+      assert.match(refused.headers.get('content-type') ?? '', /^application\/json/)
+      assert.equal((await refused.json()).name, 'UnprocessableContentError')
+      const accepted = await fetch(`${app.url}/probe-sse-headers`, { headers: { accept: 'text/event-stream', 'x-probe': 'yes' } })
+      assert.equal(accepted.status, 200)
+      assert.match(accepted.headers.get('content-type') ?? '', /^text\/event-stream/)
+      await accepted.text()
+    })
+  } finally {
+    schemas.delete('ProbeSseHeaders')
   }
 })
 
