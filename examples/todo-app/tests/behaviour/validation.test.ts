@@ -98,6 +98,21 @@ test('schema-keys: getSchemaKeys lists a schema\'s top-level properties, and is 
   assert.deepEqual(cf.getSchemaKeys('NoSuchSchema'), [])
 })
 
+test('schema-keys-compiled-only: both services answer getSchemaKeys from what they compiled themselves, so a schema core has registered has no keys until the service compiles it', () => {
+  assert.ok(getSchema('UpdateTodoInput'))
+  for (const service of [new CFWorkerSchemaService(logger), new AjvSchemaService(logger)]) {
+    assert.deepEqual(service.getSchemaKeys('UpdateTodoInput'), [])
+    service.compileSchema('UpdateTodoInput', getSchema('UpdateTodoInput'))
+    assert.deepEqual(service.getSchemaKeys('UpdateTodoInput'), ['todoId', 'title', 'done', 'dueAt'])
+  }
+})
+
+test('service-missing-validator-string: called directly with a name it never compiled, either service\'s validateSchema throws the plain string "Missing validator for <name>"', () => {
+  for (const service of [new CFWorkerSchemaService(logger), new AjvSchemaService(logger)]) {
+    assert.throws(() => service.validateSchema('NeverCompiled', {}), (thrown: unknown) => thrown === 'Missing validator for NeverCompiled')
+  }
+})
+
 test('date-time-coerced-422: coerceDataFromSchema turns a top-level date-time property into a Date (an Invalid Date when the caller left it out), which both schema services then refuse with 422', async () => {
   // What the function runner does before validation when coerceDataFromSchema is on (the HTTP runner's default):
   // coerceTopLevelDataFromSchema, then validateSchema. The app has no date-time input, so a schema of its own.
@@ -189,6 +204,39 @@ test('missing-schema-no-service: with no schema service, a schema name that was 
   await validateSchema(logger, undefined, 'NoSuchInput', { title: 42 })
 })
 
+test('runner-validates-with-schema: the function runner has the schema service compile and then validate a function\'s input before its body runs, again on every call; a function with no input schema is not checked', async () => {
+  const calls: string[] = []
+  const cf = new CFWorkerSchemaService(logger)
+  const recording: SchemaService = {
+    compileSchema: (name, value) => { calls.push(`compile ${name}`); return cf.compileSchema(name, value) },
+    validateSchema: (name, data) => { calls.push(`validate ${name}`); return cf.validateSchema(name, data) },
+    getSchemaNames: () => cf.getSchemaNames(),
+    getSchemaKeys: (name) => cf.getSchemaKeys(name),
+  }
+  const ran: unknown[] = []
+  const func = { func: async (_services: unknown, data: unknown) => { calls.push('func'); ran.push(data); return data } }
+  registerProbe('checkedProbe', func, { sessionless: true, inputSchemaName: 'CreateTodoInput' })
+  registerProbe('uncheckedProbe', func, { sessionless: true })
+  try {
+    const rpc: any = rpcService.getContextRPCService({ logger, schema: recording } as never, {}, false)
+    await rpc.invoke('checkedProbe', { title: 'ok' })
+    await rpc.invoke('checkedProbe', { title: 'again' })
+    assert.deepEqual(calls, ['compile CreateTodoInput', 'validate CreateTodoInput', 'func', 'compile CreateTodoInput', 'validate CreateTodoInput', 'func'])
+    calls.length = 0
+    await assert.rejects(rpc.invoke('checkedProbe', { title: 42 }), UnprocessableContentError)
+    assert.deepEqual(calls, ['compile CreateTodoInput', 'validate CreateTodoInput'])
+    calls.length = 0
+    // No input schema: the service is not asked, and data no schema describes reaches the function.
+    assert.deepEqual(await rpc.invoke('uncheckedProbe', { surprise: true }), { surprise: true })
+    assert.deepEqual(calls, ['func'])
+  } finally {
+    for (const name of ['checkedProbe', 'uncheckedProbe']) {
+      pikkuState(null, 'function', 'functions').delete(name)
+      delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>)[name]
+    }
+  }
+})
+
 test('no-schema-name-no-data: validateSchema with no schema name refuses data with 422 "No data expected" (the channel runner\'s check)', async () => {
   const cf = new CFWorkerSchemaService(logger)
   await validateSchema(logger, cf, undefined, {})
@@ -197,6 +245,12 @@ test('no-schema-name-no-data: validateSchema with no schema name refuses data wi
     assert.equal(error.message, 'No data expected')
     return true
   })
+})
+
+test('no-data-expected-warn: core logs its "No data expected" refusal at warn level, not error', async () => {
+  const { lines, logger: recording } = recordingLogger()
+  await assert.rejects(validateSchema(recording as never, new CFWorkerSchemaService(logger), undefined, { surprise: true }), UnprocessableContentError)
+  assert.deepEqual(lines, [{ level: 'warn', text: 'No schema provided, but data was passed' }])
 })
 
 test('defaults-written-into-caller-data: the runner writes a top-level schema default into the object it was handed, so rpc.invoke fills in the caller\'s own object, and a frozen one that lacks a defaulted field fails with a TypeError', async () => {
@@ -231,10 +285,11 @@ test('defaults-written-into-caller-data: the runner writes a top-level schema de
 })
 
 /**
- * Sets up a PikkuExpressServer on the app's singleton services with `schema` as their schema service (none, for
- * `undefined`): resolves with what its set-up does, and restores and stops the services after.
+ * Sets up a PikkuExpressServer (or, with `server`, a PikkuNodeHTTPServer, or starts a PikkuFastifyServer, whose plugin
+ * compiles the schemas only as Fastify starts) on the app's singleton services with `schema` as their schema service
+ * (none, for `undefined`): resolves with what its set-up does, and restores and stops the services after.
  */
-async function initExpressWithSchema(schema: SchemaService | undefined) {
+async function initExpressWithSchema(schema: SchemaService | undefined, server: 'express' | 'node-http' | 'fastify' = 'express') {
   const { PikkuExpressServer } = await import('@pikku/express')
   const { stopSingletonServices } = await import('@pikku/core/utils')
   const { createConfig } = await import('../../src/config.js')
@@ -245,7 +300,20 @@ async function initExpressWithSchema(schema: SchemaService | undefined) {
   if (schema) services.schema = schema
   else delete (services as Partial<typeof services>).schema
   try {
-    await new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' }, services.logger).init()
+    if (server === 'express') await new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' }, services.logger).init()
+    else if (server === 'node-http') {
+      const { PikkuNodeHTTPServer } = await import('@pikku/node-http-server')
+      await new PikkuNodeHTTPServer({ port: 0, hostname: '127.0.0.1' } as never, services.logger).init()
+    } else {
+      const { PikkuFastifyServer } = await import('@pikku/fastify')
+      const fastify = new PikkuFastifyServer({ port: 0, hostname: '127.0.0.1' } as never, services.logger)
+      await fastify.init()
+      try {
+        await fastify.start()
+      } finally {
+        await (fastify as any).app.close()
+      }
+    }
   } finally {
     services.schema = own
     await stopSingletonServices()
@@ -257,6 +325,12 @@ test('express-no-schema-service-fails: without a schema service, PikkuExpressSer
     initExpressWithSchema(undefined),
     /^Error: SchemaService needs to be defined to load schemas$/,
   )
+})
+
+test('servers-no-schema-service-fail: without a schema service, PikkuNodeHTTPServer.init() and PikkuFastifyServer.start() throw as they compile the schemas, as PikkuExpressServer does', async () => {
+  for (const server of ['node-http', 'fastify'] as const) {
+    await assert.rejects(initExpressWithSchema(undefined, server), /^Error: SchemaService needs to be defined to load schemas$/, server)
+  }
 })
 
 test('ajv-express-init-fails: PikkuExpressServer.init() throws with AjvSchemaService as the app\'s schema service', async () => {
