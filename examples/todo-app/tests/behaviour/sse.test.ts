@@ -131,6 +131,39 @@ test('subscribe-to-sse-client: subscribeToSSE sends the bearer token, parses eve
   assert.deepEqual(events, [{ type: 'end', count: 0 }])
 })
 
+test('subscribe-to-sse-malformed-get-only: subscribeToSSE skips an event that is not JSON, returns a handle with close(), and opens the stream with a GET, so a POST-only sse route answers it 404', async () => {
+  let method: string | undefined
+  const func = {
+    auth: false,
+    func: async (_services: unknown, _data: unknown, wire: any) => {
+      method = wire.http.request.method()
+      wire.channel.sendBinary('not json')
+      wire.channel.send({ n: 1 })
+      wire.channel.close()
+    },
+  }
+  await withProbeRoute('sseMalformedProbe', '/probe-sse-malformed', func, { sse: true }, async () => {
+    const client = new PikkuFetch()
+    client.setServerUrl(app.url)
+    const events: unknown[] = []
+    let handle: { close: () => void } | undefined
+    const error = await new Promise<Error>((resolve) => {
+      handle = client.subscribeToSSE('/probe-sse-malformed', (event) => events.push(event), (err) => resolve(err as Error))
+    })
+    assert.equal(typeof handle?.close, 'function')
+    assert.deepEqual(events, [{ n: 1 }])
+    assert.equal(error.message, 'SSE stream closed unexpectedly')
+    assert.equal(method, 'get')
+    handle!.close()
+  })
+  // POST /assistant/stream is the app's POST sse route: subscribeToSSE asks for it with a GET.
+  const client = new PikkuFetch()
+  client.setServerUrl(app.url)
+  client.setAuthorizationJWT(await app.token('pat'))
+  const error = await new Promise<unknown>((resolve) => void client.subscribeToSSE('/assistant/stream', () => {}, resolve))
+  assert.equal((error as Error).message, 'SSE request failed: 404')
+})
+
 test('typed-call-on-sse-undefined: a typed call through the fetch client\'s api, which post and so rpc.agent.stream use, resolves undefined on an sse route, its events dropped', async () => {
   const token = await app.token('cat')
   // The route did send an event: read raw, its body holds a data: frame.
@@ -398,6 +431,63 @@ test('sse-opening-data-error-core-fetch: with core fetch, a conflicting key on a
   assert.equal(ended, false)
   await reader.cancel()
   await next
+})
+
+/** Reads a core fetch stream until its first data: frame and returns that frame parsed, leaving the stream open. */
+const firstCoreFrame = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+  const decoder = new TextDecoder()
+  let text = ''
+  while (!text.includes('data: ') || !text.slice(text.indexOf('data: ')).includes('\n\n')) {
+    const { value, done } = await reader.read()
+    assert.equal(done, false, text)
+    text += decoder.decode(value)
+  }
+  const frame = text.slice(text.indexOf('data: ') + 6)
+  return JSON.parse(frame.slice(0, frame.indexOf('\n\n')))
+}
+
+test('sse-opening-data-core-fetch-body-and-bubble: with core fetch, an sse POST whose body has a content type it cannot read gets the same 422 data: frame, a DELETE body is not read at all, and with bubbleErrors on an opening-data error is rethrown', async () => {
+  const func = { auth: false, func: async (_services: unknown, data: unknown, wire: any) => { wire.channel.send({ got: data }); wire.channel.close() } }
+  await withProbeRoute('sseBodyPostProbe', '/probe-sse-body', func, { sse: true, method: 'post' }, async () => {
+    await withProbeRoute('sseBodyDeleteProbe', '/probe-sse-body', func, { sse: true, method: 'delete' }, async () => {
+      const init = { headers: { 'content-type': 'application/x-probe' }, body: 'opaque' }
+      const refused = await coreFetch(new Request('http://localhost/probe-sse-body', { method: 'POST', ...init }))
+      assert.equal(refused.status, 422)
+      assert.equal(refused.headers.get('content-type'), 'text/event-stream')
+      const reader = refused.body!.getReader()
+      const frame = await firstCoreFrame(reader)
+      assert.equal(frame.name, 'UnprocessableContentError')
+      assert.match(frame.message, /Unsupported content type application\/x-probe/)
+      await reader.cancel()
+      const deleted = await coreFetch(new Request('http://localhost/probe-sse-body', { method: 'DELETE', ...init }))
+      assert.equal(deleted.status, 200)
+      assert.equal(await deleted.text(), ':\n\ndata: {"got":{}}\n\n')
+    })
+  })
+  // The conflicting key of sse-opening-data-error-core-fetch, with bubbleErrors on: fetch rejects with the 422.
+  const conflicting = new Request('http://localhost/assistant/stream?message=a', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'b' }),
+  })
+  await assert.rejects(coreFetch(conflicting, { bubbleErrors: true } as never), (error: unknown) => {
+    assert.equal((error as Error).name, 'UnprocessableContentError')
+    assert.match((error as Error).message, /^Conflicting values for key "message"/)
+    return true
+  })
+})
+
+test('sse-core-fetch-cancel-stays-subscribed: with core fetch, a client that cancels the stream closes nothing: the stream stays registered and subscribed in the hub', async () => {
+  const response = await coreFetch(new Request('http://localhost/todos/changes', { headers: await auth('cy') }))
+  assert.equal(response.status, 200)
+  const reader = response.body!.getReader()
+  assert.deepEqual(await firstCoreFrame(reader), { subscribed: true })
+  const subscriptions = (app.services.eventHub as any).subscriptions as Map<string, Set<string>>
+  const [streamId] = subscriptions.get('todos:cy')!
+  await reader.cancel()
+  for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve))
+  assert.equal(subscriptions.get('todos:cy')?.size, 1)
+  assert.ok(((app.services.eventHub as any).channels as Map<string, unknown>).has(streamId))
 })
 
 /** The app's services also served by @pikku/node-http-server, the server pikku dev and pikku serve run, on a free port. */
