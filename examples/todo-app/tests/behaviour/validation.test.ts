@@ -13,6 +13,7 @@ import { pikkuState } from '@pikku/core/state'
 import { z } from 'zod'
 import { recordingLogger, registerProbe } from './harness/core-probes.js'
 import { rpcService } from '@pikku/core/rpc'
+import { inspectFiles } from './harness/inspector.js'
 
 const logger = new ConsoleLogger()
 if (!process.env.LOG) logger.setLevel(LogLevel.critical)
@@ -187,6 +188,25 @@ test('zod-rules-lost: converted as the inspector converts zod, a refine is not c
   } finally {
     pikkuState(null, 'misc', 'schemas').delete('ZodRulesProbeInput')
   }
+})
+
+test('inspector-primitive-and-channel-input: the inspector records a bare string or number input under the type\'s own name, and records no input type for a channel, one with a route param included', async () => {
+  const { state } = await inspectFiles('primitive-input', {
+    'probe.ts': [
+      "import { pikkuSessionlessFunc, wireChannel } from '@pikku/core'",
+      'export const echoText = pikkuSessionlessFunc<string, string>({ func: async (_services, text) => text })',
+      'export const echoNumber = pikkuSessionlessFunc<number, number>({ func: async (_services, n) => n })',
+      'export const echoObject = pikkuSessionlessFunc<{ text: string }, void>({ func: async () => {} })',
+      "wireChannel({ name: 'rooms', route: '/rooms/:room', auth: false, onMessage: echoObject })",
+      '',
+    ].join('\n'),
+  })
+  const meta = state.functions.meta as Record<string, { inputSchemaName?: string | null }>
+  assert.equal(meta.echoText?.inputSchemaName, 'string')
+  assert.equal(meta.echoNumber?.inputSchemaName, 'number')
+  assert.equal(meta.echoObject?.inputSchemaName, 'EchoObjectInput')
+  assert.deepEqual(state.channels.meta.rooms?.params, ['room'])
+  assert.equal(state.channels.meta.rooms?.input, null)
 })
 
 test('no-schema-service-skips: with no schema service, validateSchema lets data that does not match through', async () => {
