@@ -419,6 +419,26 @@ test('no-coercion-either-service: both schema services refuse "5" for a number f
   }
 })
 
+test('defaults-before-validation: the function runner fills in a top-level default before it validates, so a required field that has a default may be left out', async () => {
+  addSchema('DefaultFirstProbeInput', {
+    type: 'object',
+    properties: { title: { type: 'string' }, priority: { type: 'string', default: 'normal' } },
+    required: ['title', 'priority'],
+    additionalProperties: false,
+  })
+  registerProbe('defaultFirstProbe', { func: async (_services: unknown, data: unknown) => structuredClone(data) }, { sessionless: true, inputSchemaName: 'DefaultFirstProbeInput' })
+  try {
+    const cf = new CFWorkerSchemaService(logger)
+    await assert.rejects(validateSchema(logger, cf, 'DefaultFirstProbeInput', { title: 'a' }), UnprocessableContentError)
+    const rpc: any = rpcService.getContextRPCService({ logger, schema: cf } as never, {}, false)
+    assert.deepEqual(await rpc.invoke('defaultFirstProbe', { title: 'a' }), { title: 'a', priority: 'normal' })
+  } finally {
+    pikkuState(null, 'misc', 'schemas').delete('DefaultFirstProbeInput')
+    pikkuState(null, 'function', 'functions').delete('defaultFirstProbe')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).defaultFirstProbe
+  }
+})
+
 test('ajv-nested-default-lost: through the function runner, with either schema service the function gets the top-level default and not a nested one, Ajv\'s useDefaults included', async () => {
   addSchema('NestedDefaultProbeInput', {
     type: 'object',
