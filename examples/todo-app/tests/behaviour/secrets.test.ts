@@ -8,11 +8,13 @@ import {
   LocalVariablesService,
   assertSecretAllowedForHost,
   SecretHostNotAllowedError,
+  ScopedSecretService,
   type CredentialService,
 } from '@pikku/core/services'
 import { runPikkuFunc } from '@pikku/core/function'
 import { pikkuState } from '@pikku/core/state'
-import { MissingCredentialError } from '@pikku/core/errors'
+import { MissingCredentialError, PikkuError } from '@pikku/core/errors'
+import { format, inspect } from 'node:util'
 import { TypedSecretService } from '#pikku/secrets'
 import { TypedVariablesService } from '#pikku/variables'
 import secretDefinitions from '#pikku/secrets/pikku-secrets-meta.gen.json' with { type: 'json' }
@@ -23,7 +25,7 @@ import { addFunction } from '@pikku/core/function'
 import { RedisSecretService, RedisSessionStore } from '@pikku/redis'
 import { Redis } from 'ioredis'
 import { sqliteDatabase, startRedis, type RunningService } from './harness/services.js'
-import { inspectFiles } from './harness/inspector.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 import type { Notifier } from '../../src/notifier.js'
 
 let app: SignedInApp
@@ -97,11 +99,53 @@ test('local-secret-overrides: setSecret stores an override that wins over the en
   assert.deepEqual(Object.keys(some), ['REMINDER_EMAIL_API_KEY'])
 })
 
+test('local-secret-delete-keeps-env: setSecret and deleteSecret change only the in-memory overrides, so a deleted key the environment holds is still found; getSecrets leaves out a key getSecret refuses', async () => {
+  const env: Record<string, string> = { REMINDER_EMAIL_API_KEY: 'from-env', DIGEST_WEBHOOK_URL: '0' }
+  const secrets = secretsFrom(env)
+  await secrets.setSecret('NEW_ONLY_IN_MEMORY', 'stored')
+  assert.equal(env.NEW_ONLY_IN_MEMORY, undefined)
+  await secrets.setSecret('REMINDER_EMAIL_API_KEY', 'override')
+  await secrets.deleteSecret('REMINDER_EMAIL_API_KEY')
+  assert.equal(env.REMINDER_EMAIL_API_KEY, 'from-env')
+  assert.equal((await secrets.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'from-env')
+  // '0' parses to a falsy value, which getSecret refuses: getSecrets leaves it out rather than throwing.
+  const some = await secrets.getSecrets(['REMINDER_EMAIL_API_KEY', 'DIGEST_WEBHOOK_URL'])
+  assert.deepEqual(Object.keys(some), ['REMINDER_EMAIL_API_KEY'])
+})
+
+test('scoped-secret-service: ScopedSecretService throws "Access denied to secret key: <key>" from hasSecret for a key it was not given, refuses setSecret and deleteSecret even for a granted key, and checks every getSecrets key before fetching', async () => {
+  const inner = secretsFrom({ GRANTED: 'yes', OTHER: 'no' })
+  const fetched: string[] = []
+  const getSecrets = inner.getSecrets.bind(inner)
+  inner.getSecrets = (async (keys: string[]) => {
+    fetched.push(...keys)
+    return getSecrets(keys)
+  }) as never
+  const scoped = new ScopedSecretService(inner, new Set(['GRANTED']))
+  assert.equal(await scoped.hasSecret('GRANTED'), true)
+  await assert.rejects(scoped.hasSecret('OTHER'), { message: 'Access denied to secret key: OTHER' })
+  await assert.rejects(scoped.setSecret('GRANTED', 'x'), { message: 'setSecret is not allowed in scoped secret service' })
+  await assert.rejects(scoped.deleteSecret('GRANTED'), { message: 'deleteSecret is not allowed in scoped secret service' })
+  assert.equal((await inner.getSecret('GRANTED')).reveal(), 'yes')
+  await assert.rejects(scoped.getSecrets(['GRANTED', 'OTHER']), { message: 'Access denied to secret key: OTHER' })
+  assert.deepEqual(fetched, [])
+  assert.deepEqual(Object.keys(await scoped.getSecrets(['GRANTED'])), ['GRANTED'])
+  assert.deepEqual(fetched, ['GRANTED'])
+})
+
 test('secret-value-redacted: a secret serializes as "[secret]" and refuses string coercion, in a template literal or a concatenation', async () => {
   const secret = await secretsFrom({ JWT_SECRET: 'do-not-print' }).getSecret('JWT_SECRET')
   assert.equal(JSON.stringify({ secret }), '{"secret":"[secret]"}')
   assert.throws(() => `${secret}`, { name: 'SecretCoercionError' })
   assert.throws(() => 'token: ' + secret, { name: 'SecretCoercionError' })
+})
+
+test('secret-value-inspect-reveal: reveal() returns the raw value, and inspecting a secret, as console.log does, prints [secret]', async () => {
+  const secret = await secretsFrom({ JWT_SECRET: 'do-not-print' }).getSecret('JWT_SECRET')
+  assert.equal(secret.reveal(), 'do-not-print')
+  assert.equal(inspect(secret), '[secret]')
+  assert.ok(inspect({ secret }).includes('[secret]') && !inspect({ secret }).includes('do-not-print'))
+  assert.equal(format('%o', secret), '[secret]')
 })
 
 test('typed-optional-undefined: the typed getSecret resolves undefined for an unset optional secret and throws for a required one', async () => {
@@ -128,6 +172,30 @@ test('typed-secret-cached: the typed service keeps the first value it read, and 
   assert.equal(await typed.getSecret('DIGEST_WEBHOOK_URL'), undefined)
   await typed.setSecret('REMINDER_EMAIL_API_KEY', 'set-through-typed')
   assert.equal((await typed.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'set-through-typed')
+})
+
+test('typed-secret-delete-clears: deleting a secret through the typed service drops its cached value, so the next read asks the store again', async () => {
+  const secrets = secretsFrom({})
+  const typed = new TypedSecretService(secrets)
+  await secrets.setSecret('REMINDER_EMAIL_API_KEY', 'cached')
+  assert.equal((await typed.getSecret('REMINDER_EMAIL_API_KEY')).reveal(), 'cached')
+  await typed.deleteSecret('REMINDER_EMAIL_API_KEY')
+  await assert.rejects(typed.getSecret('REMINDER_EMAIL_API_KEY'), { message: 'Requested secret not found' })
+})
+
+test('typed-secret-asks-has-secret: the typed getSecret of an optional secret, getAllStatus and getMissing take the store\'s hasSecret as the answer to whether a secret is set', async () => {
+  // A store that holds a value for every key but says it has none.
+  const store = secretsFrom({ DIGEST_WEBHOOK_URL: 'https://chat.example.com/hook', JWT_SECRET: 'x'.repeat(32) })
+  store.hasSecret = async () => false
+  const typed = new TypedSecretService(store)
+  assert.equal(await typed.getSecret('DIGEST_WEBHOOK_URL'), undefined)
+  const status = await new TypedSecretService(store).getAllStatus()
+  const jwt = status.find((s) => s.secretId === 'JWT_SECRET')
+  assert.deepEqual(jwt && { name: jwt.name, isConfigured: jwt.isConfigured }, { name: 'jwtSecret', isConfigured: false })
+  assert.ok((await new TypedSecretService(store).getMissing()).some((s) => s.secretId === 'JWT_SECRET'))
+  // With the real answer, getAllStatus reports it set.
+  const real = await new TypedSecretService(secretsFrom({ JWT_SECRET: 'x'.repeat(32) })).getAllStatus()
+  assert.equal(real.find((s) => s.secretId === 'JWT_SECRET')?.isConfigured, true)
 })
 
 test('typed-has-secret-cached-absence: once the typed getSecret has found an optional secret missing, the typed hasSecret answers true; getMissing still lists it', async () => {
@@ -163,6 +231,14 @@ test('allowed-hosts-wildcard: a leading *. matches subdomains only, not the bare
   const defs = { k: { name: 'k', secretId: 'K', allowedHosts: ['*.example.com'] } } as never
   assertSecretAllowedForHost('K', 'https://api.example.com/', defs)
   assert.throws(() => assertSecretAllowedForHost('K', 'https://example.com/', defs), SecretHostNotAllowedError)
+})
+
+test('secret-host-error-plain: SecretHostNotAllowedError, exported from @pikku/core/services, is a plain Error with no status of its own', () => {
+  const defs = secretDefinitions as never
+  assert.throws(
+    () => assertSecretAllowedForHost('REMINDER_EMAIL_API_KEY', 'https://evil.example.net/', defs),
+    (error: unknown) => error instanceof SecretHostNotAllowedError && error instanceof Error && !(error instanceof PikkuError),
+  )
 })
 
 // --- variables ---
@@ -397,6 +473,43 @@ test('redis-get-secrets-wrong-key: getSecrets of RedisSecretService leaves out a
     })
   } finally {
     await reader.close()
+  }
+})
+
+test('kysely-secrets-audit-wrong-key: KyselySecretService with audit records each write, delete (of a missing key too) and rotation, and a getSecret read only with auditReads, never a getSecrets read; auditReads alone records nothing; getSecrets throws for a stored secret the configured key cannot decrypt', async () => {
+  const { Kysely, SqliteDialect, CamelCasePlugin } = await import('kysely')
+  const { SerializePlugin, applyPikkuSchemas, secretSchema, KyselySecretService } = await import('@pikku/kysely')
+  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: (await sqliteDatabase()) as never }), plugins: [new SerializePlugin(), new CamelCasePlugin()] })
+  const audit = async () =>
+    ((await (db as any).selectFrom('secretsAudit').select(['secretKey', 'action']).execute()) as Array<{ secretKey: string; action: string }>)
+      .map((row) => `${row.action} ${row.secretKey}`)
+      .sort()
+  try {
+    await applyPikkuSchemas(db as never, [secretSchema])
+    const readsOnly = new KyselySecretService(db as never, { key: 'a'.repeat(32), auditReads: true })
+    await readsOnly.setSecret('A', 'one')
+    await readsOnly.getSecret('A')
+    await readsOnly.deleteSecret('A')
+    assert.deepEqual(await audit(), [])
+    const audited = new KyselySecretService(db as never, { key: 'a'.repeat(32), audit: true, auditReads: true })
+    await audited.setSecret('B', 'two')
+    await audited.getSecret('B')
+    await audited.getSecrets(['B'])
+    await audited.deleteSecret('NEVER_STORED')
+    assert.deepEqual(await audit(), ['delete NEVER_STORED', 'read B', 'write B'])
+    const noReads = new KyselySecretService(db as never, { key: 'a'.repeat(32), audit: true })
+    await noReads.getSecret('B')
+    const rotated = new KyselySecretService(db as never, { key: 'c'.repeat(32), keyVersion: 2, previousKey: 'a'.repeat(32), audit: true })
+    assert.equal(await rotated.rotateKEK(), 1)
+    assert.deepEqual(await audit(), ['delete NEVER_STORED', 'read B', 'rotate B', 'write B'])
+    // A reader with a key that does not match: a missing key is left out, a stored one throws.
+    const wrong = new KyselySecretService(db as never, { key: 'z'.repeat(32), keyVersion: 2 })
+    assert.deepEqual(await wrong.getSecrets(['MISSING']), {})
+    await assert.rejects(wrong.getSecrets(['B', 'MISSING']), {
+      message: 'Failed to decrypt secret "B" (key_version 2): the configured KEK does not match the key it was wrapped under',
+    })
+  } finally {
+    await db.destroy()
   }
 })
 
@@ -691,6 +804,46 @@ test('pku951-reads: PKU951 counts literal keys read with getSecret, hasSecret or
   assert.deepEqual(reported.filter(({ code }) => code === 'PKU951').map(({ severity }) => severity), ['warn', 'warn', 'warn'])
   const keys = [...state.secrets.usage.values()].flatMap((usage) => usage.keys).sort()
   assert.deepEqual(keys, ['UNDECLARED_GET', 'UNDECLARED_HAS', 'UNDECLARED_LIST'])
+})
+
+test('secret-declaration-codes: a defineSecret with an inline schema, a property-access schema or the { schema } shorthand is PKU111; a name or secretId given by a constant is PKU118; an unparsable rotationPeriod is PKU124', { timeout: 600_000 }, async () => {
+  const file = (fields: string) =>
+    [
+      "import { defineSecret } from '@pikku/core/secret'",
+      "import { z } from 'zod'",
+      'const ApiKeySchema = z.string()',
+      'const schemas = { apiKey: ApiKeySchema }',
+      'const schema = ApiKeySchema',
+      "const NAME = 'apiKey'",
+      "const ID = 'API_KEY'",
+      `defineSecret({ ${fields} })`,
+    ].join('\n')
+  const base = "displayName: 'API key', "
+  const cases: Record<string, string> = {
+    inline: `name: 'apiKey', ${base}secretId: 'API_KEY', schema: z.string()`,
+    property: `name: 'apiKey', ${base}secretId: 'API_KEY', schema: schemas.apiKey`,
+    shorthand: `name: 'apiKey', ${base}secretId: 'API_KEY', schema`,
+    noDisplayName: "name: 'apiKey', secretId: 'API_KEY', schema: ApiKeySchema",
+    constName: `name: NAME, ${base}secretId: 'API_KEY', schema: ApiKeySchema`,
+    constId: `name: 'apiKey', ${base}secretId: ID, schema: ApiKeySchema`,
+    rotation: `name: 'apiKey', ${base}secretId: 'API_KEY', schema: ApiKeySchema, rotationPeriod: 'soon'`,
+    fine: `name: 'apiKey', ${base}secretId: 'API_KEY', schema: ApiKeySchema, rotationPeriod: '90d'`,
+  }
+  const found: Record<string, string[]> = {}
+  for (const [name, fields] of Object.entries(cases)) {
+    const { reported } = await inspectFiles(`secret-decl-${name}`, { 'secret.ts': file(fields) })
+    found[name] = codes(reported).filter((c) => /^PKU1(11|18|24) /.test(c))
+  }
+  assert.deepEqual(found, {
+    inline: ['PKU111 critical'],
+    property: ['PKU111 critical'],
+    shorthand: ['PKU111 critical'],
+    noDisplayName: ['PKU111 critical'],
+    constName: ['PKU118 critical'],
+    constId: ['PKU118 critical'],
+    rotation: ['PKU124 critical'],
+    fine: [],
+  })
 })
 
 test('credential-oauth-link-unknown-404: linking a providerId that the plugin has no provider for answers 404 "No OAuth2 credential named \'…\' is declared"', async () => {
