@@ -15,6 +15,7 @@ import { runPikkuFunc } from '@pikku/core/function'
 import { pikkuState } from '@pikku/core/state'
 import { MissingCredentialError, PikkuError } from '@pikku/core/errors'
 import { format, inspect } from 'node:util'
+import { fileURLToPath } from 'node:url'
 import { TypedSecretService } from '#pikku/secrets'
 import { TypedVariablesService } from '#pikku/variables'
 import secretDefinitions from '#pikku/secrets/pikku-secrets-meta.gen.json' with { type: 'json' }
@@ -215,6 +216,15 @@ test('typed-secret-missing-list: getMissing lists every declared secret without 
   assert.ok(!missing.includes('JWT_SECRET'))
 })
 
+test('secrets-meta-sidecar: the leaf does not export the declarations; LocalMetaService over .pikku returns pikku-secrets-meta.gen.json from getSecretsMeta()', async () => {
+  const { LocalMetaService } = await import('@pikku/core/services/local-meta')
+  const leaf = await import('#pikku/secrets')
+  assert.ok(!Object.values(leaf).some((value) => value === secretDefinitions))
+  assert.ok(!Object.keys(leaf).some((name) => /meta/i.test(name)))
+  const meta = new LocalMetaService(fileURLToPath(new URL('../../.pikku', import.meta.url)))
+  assert.deepEqual(await meta.getSecretsMeta(), secretDefinitions)
+})
+
 test('allowed-hosts: assertSecretAllowedForHost passes a declared host and throws SecretHostNotAllowedError for another', () => {
   const defs = secretDefinitions as never
   assertSecretAllowedForHost('REMINDER_EMAIL_API_KEY', 'https://api.mail.example.com/send', defs)
@@ -368,6 +378,41 @@ test('get-credential-no-user-null: a call with no session gets null from getCred
   }, { sessionless: true })
   assert.deepEqual(await run('readCredentialSessionless', {}), { calendar: null })
   await credentialsOf().delete('google-calendar', 'alice')
+})
+
+test('get-credential-no-service-null: with no credentialService in the services, getCredential of a signed-in caller resolves null', async () => {
+  registerProbe('readCredentialNoService', {
+    func: async (_s: unknown, _d: unknown, wire: any) => ({ calendar: await wire.getCredential('google-calendar') }),
+  })
+  await credentialsOf().set('google-calendar', { accessToken: 'token-a' }, 'alice')
+  try {
+    const result = await runPikkuFunc('rpc', 'readCredentialNoService', 'readCredentialNoService', {
+      singletonServices: { ...app.services, credentialService: undefined } as never,
+      data: () => ({}),
+      wire: { session: { userId: 'alice', role: 'member' } } as never,
+    })
+    assert.deepEqual(result, { calendar: null })
+  } finally {
+    await credentialsOf().delete('google-calendar', 'alice')
+  }
+})
+
+test('credential-service-any-user: a function that destructures credentialService reads another user\'s credential by passing their id; its own wire gives only the caller\'s', async () => {
+  registerProbe('readOtherUsersCredential', {
+    func: async ({ credentialService }: any, _d: unknown, wire: any) => ({
+      mine: await wire.getCredential('google-calendar'),
+      bobs: await credentialService.get('google-calendar', 'bob'),
+    }),
+  })
+  await credentialsOf().set('google-calendar', { accessToken: 'token-a' }, 'alice')
+  await credentialsOf().set('google-calendar', { accessToken: 'token-b' }, 'bob')
+  try {
+    const result = await run('readOtherUsersCredential', {}, { session: { userId: 'alice', role: 'member' } })
+    assert.deepEqual(result, { mine: { accessToken: 'token-a' }, bobs: { accessToken: 'token-b' } })
+  } finally {
+    await credentialsOf().delete('google-calendar', 'alice')
+    await credentialsOf().delete('google-calendar', 'bob')
+  }
 })
 
 test('get-credential-platform-value-null: a value stored with no user id, the platform-wide one, is not what getCredential gives a signed-in caller', async () => {
@@ -806,7 +851,7 @@ test('pku951-reads: PKU951 counts literal keys read with getSecret, hasSecret or
   assert.deepEqual(keys, ['UNDECLARED_GET', 'UNDECLARED_HAS', 'UNDECLARED_LIST'])
 })
 
-test('secret-declaration-codes: a defineSecret with an inline schema, a property-access schema or the { schema } shorthand is PKU111; a name or secretId given by a constant is PKU118; an unparsable rotationPeriod is PKU124', { timeout: 600_000 }, async () => {
+test('secret-declaration-codes: a defineSecret without name, displayName, secretId or schema, or with an inline schema, a property-access schema or the { schema } shorthand is PKU111; a name or secretId given by a constant is PKU118; an unparsable rotationPeriod is PKU124', { timeout: 600_000 }, async () => {
   const file = (fields: string) =>
     [
       "import { defineSecret } from '@pikku/core/secret'",
@@ -823,7 +868,10 @@ test('secret-declaration-codes: a defineSecret with an inline schema, a property
     inline: `name: 'apiKey', ${base}secretId: 'API_KEY', schema: z.string()`,
     property: `name: 'apiKey', ${base}secretId: 'API_KEY', schema: schemas.apiKey`,
     shorthand: `name: 'apiKey', ${base}secretId: 'API_KEY', schema`,
+    noName: `${base}secretId: 'API_KEY', schema: ApiKeySchema`,
     noDisplayName: "name: 'apiKey', secretId: 'API_KEY', schema: ApiKeySchema",
+    noSecretId: `name: 'apiKey', ${base}schema: ApiKeySchema`,
+    noSchema: `name: 'apiKey', ${base}secretId: 'API_KEY'`,
     constName: `name: NAME, ${base}secretId: 'API_KEY', schema: ApiKeySchema`,
     constId: `name: 'apiKey', ${base}secretId: ID, schema: ApiKeySchema`,
     rotation: `name: 'apiKey', ${base}secretId: 'API_KEY', schema: ApiKeySchema, rotationPeriod: 'soon'`,
@@ -838,12 +886,97 @@ test('secret-declaration-codes: a defineSecret with an inline schema, a property
     inline: ['PKU111 critical'],
     property: ['PKU111 critical'],
     shorthand: ['PKU111 critical'],
+    noName: ['PKU111 critical'],
     noDisplayName: ['PKU111 critical'],
+    noSecretId: ['PKU111 critical'],
+    noSchema: ['PKU111 critical'],
     constName: ['PKU118 critical'],
     constId: ['PKU118 critical'],
     rotation: ['PKU124 critical'],
     fine: [],
   })
+})
+
+test('credential-declaration-inspect: the inspector folds literal URLs but records a constant or a template with placeholders as its source text, drops oauth2 without appCredentialSecretId, authorizationUrl, tokenUrl or an array-literal scopes, types only a bare schema name, and reports PKU111 for no name, no displayName or a bad type and PKU118 for a constant name', { timeout: 600_000 }, async () => {
+  const head = [
+    "import { defineCredential } from '@pikku/core/credential'",
+    "import { z } from 'zod'",
+    'const TokenSchema = z.object({ accessToken: z.string() })',
+    'const schemas = { token: TokenSchema }',
+    'const schema = TokenSchema',
+    "const AUTH_URL = 'https://auth.example.com/authorize'",
+    "const HOST = 'auth.example.com'",
+    "const SCOPES = ['read']",
+    "const NAME = 'from-constant'",
+  ].join('\n')
+  const oauth2 = (fields: string) =>
+    `oauth2: { appCredentialSecretId: 'APP', tokenSecretId: 'TOKENS', tokenUrl: 'https://auth.example.com/token', ${fields} }`
+  const define = (name: string, rest: string) => `defineCredential({ name: '${name}', displayName: 'D', type: 'wire', ${rest} })`
+  const good = [
+    define('literal', `schema: TokenSchema, ${oauth2("authorizationUrl: 'https://a.example.com/' + 'authorize', scopes: ['read']")}`),
+    define('constant-url', `schema: TokenSchema, ${oauth2('authorizationUrl: AUTH_URL, scopes: [\'read\']')}`),
+    define('template-url', `schema: TokenSchema, ${oauth2("authorizationUrl: `https://${HOST}/authorize`, scopes: ['read']")}`),
+    define('plain-template', `schema: TokenSchema, ${oauth2("authorizationUrl: `https://auth.example.com/authorize`, scopes: ['read']")}`),
+    define('no-scopes', `schema: TokenSchema, ${oauth2("authorizationUrl: 'https://a.example.com/'")}`),
+    define('const-scopes', `schema: TokenSchema, ${oauth2("authorizationUrl: 'https://a.example.com/', scopes: SCOPES")}`),
+    define('no-app-secret', "oauth2: { tokenUrl: 't', authorizationUrl: 'a', scopes: ['read'] }"),
+    define('no-token-url', "oauth2: { appCredentialSecretId: 'APP', authorizationUrl: 'a', scopes: ['read'] }"),
+    define('inline-schema', 'schema: z.object({ accessToken: z.string() })'),
+    define('property-schema', 'schema: schemas.token'),
+    define('shorthand-schema', 'schema'),
+  ]
+  const { reported, state } = await inspectFiles('credential-decl', { 'good.ts': [head, ...good].join('\n') })
+  assert.deepEqual(codes(reported).filter((c) => /^PKU1(11|18) /.test(c)), [])
+  const defs = Object.fromEntries(state.credentials.definitions.map((d: any) => [d.name, d]))
+  assert.equal(defs['literal'].oauth2.authorizationUrl, 'https://a.example.com/authorize')
+  assert.equal(defs['plain-template'].oauth2.authorizationUrl, 'https://auth.example.com/authorize')
+  assert.equal(defs['constant-url'].oauth2.authorizationUrl, 'AUTH_URL')
+  assert.equal(defs['template-url'].oauth2.authorizationUrl, '`https://${HOST}/authorize`')
+  assert.equal(defs['no-scopes'].oauth2, undefined)
+  assert.equal(defs['const-scopes'].oauth2, undefined)
+  assert.equal(defs['no-app-secret'].oauth2, undefined)
+  assert.equal(defs['no-token-url'].oauth2, undefined)
+  assert.equal(defs['literal'].schema, 'CredentialSchema_literal')
+  assert.deepEqual(['inline-schema', 'property-schema', 'shorthand-schema'].map((n) => defs[n].schema), [undefined, undefined, undefined])
+  const bad: Record<string, string> = {
+    noName: "defineCredential({ displayName: 'D', type: 'wire', schema: TokenSchema })",
+    noDisplayName: "defineCredential({ name: 'x', type: 'wire', schema: TokenSchema })",
+    badType: "defineCredential({ name: 'x', displayName: 'D', type: 'user', schema: TokenSchema })",
+    constName: "defineCredential({ name: NAME, displayName: 'D', type: 'wire', schema: TokenSchema })",
+  }
+  const found: Record<string, string[]> = {}
+  for (const [name, line] of Object.entries(bad)) {
+    const result = await inspectFiles(`credential-decl-${name}`, { 'bad.ts': [head, line].join('\n') })
+    found[name] = codes(result.reported).filter((c) => /^PKU1(11|18) /.test(c))
+  }
+  assert.deepEqual(found, { noName: ['PKU111 critical'], noDisplayName: ['PKU111 critical'], badType: ['PKU111 critical'], constName: ['PKU118 critical'] })
+})
+
+test('credential-oauth-providers-skip: credentialOAuthProviders skips, with a warning, a credential whose app secret the local, Redis or Kysely secret service reports as "Requested secret not found", passes any other error on, and throws for a secret with no clientId', async () => {
+  const { credentialOAuthProviders } = await import('@pikku/better-auth')
+  const { Kysely, SqliteDialect, CamelCasePlugin } = await import('kysely')
+  const { SerializePlugin, applyPikkuSchemas, secretSchema, KyselySecretService } = await import('@pikku/kysely')
+  const configs = {
+    'google-calendar': { appCredentialSecretId: 'OAUTH_APP', authorizationUrl: 'https://a.example.com/', tokenUrl: 'https://a.example.com/token', scopes: ['read'] },
+  } as never
+  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: (await sqliteDatabase()) as never }), plugins: [new SerializePlugin(), new CamelCasePlugin()] })
+  const redisSecrets = new RedisSecretService(redis.url, { key: 'a'.repeat(32), keyPrefix: 'oauth-providers' })
+  try {
+    await applyPikkuSchemas(db as never, [secretSchema])
+    for (const store of [secretsFrom({}), redisSecrets, new KyselySecretService(db as never, { key: 'a'.repeat(32) })]) {
+      const warnings: string[] = []
+      assert.deepEqual(await credentialOAuthProviders(configs, store as never, { warn: (m: string) => warnings.push(m) }), [])
+      assert.equal(warnings.length, 1)
+    }
+    const failing = { getSecret: async () => { throw new Error('FATAL: Error finding secret: OAUTH_APP') } }
+    await assert.rejects(credentialOAuthProviders(configs, failing as never), { message: 'FATAL: Error finding secret: OAUTH_APP' })
+    await assert.rejects(credentialOAuthProviders(configs, secretsFrom({ OAUTH_APP: '{"clientSecret":"s"}' }) as never), /has no clientId/)
+    const [provider] = await credentialOAuthProviders(configs, secretsFrom({ OAUTH_APP: '{"clientId":"c","clientSecret":"s"}' }) as never)
+    assert.equal(provider?.clientId, 'c')
+  } finally {
+    await redisSecrets.close()
+    await db.destroy()
+  }
 })
 
 test('credential-oauth-link-unknown-404: linking a providerId that the plugin has no provider for answers 404 "No OAuth2 credential named \'…\' is declared"', async () => {
