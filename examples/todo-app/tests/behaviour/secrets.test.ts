@@ -979,6 +979,30 @@ test('credential-oauth-providers-skip: credentialOAuthProviders skips, with a wa
   }
 })
 
+test('better-auth-credential-owner: BetterAuthCredentialService refuses set of an OAuth2 name it owns (a user id given, or a singleton name), sends an oauth2Names-only name with no user id to fallback, and refuses getUsersWithCredential for every name in oauth2Names', async () => {
+  const { BetterAuthCredentialService } = await import('@pikku/better-auth')
+  const { LocalCredentialService } = await import('@pikku/core/services')
+  const fallback = new LocalCredentialService()
+  const service = new BetterAuthCredentialService({
+    getAuth: async () => { throw new Error('better-auth is not reached') },
+    oauth2Names: ['google-calendar', 'team-slack'],
+    singletonOAuth2Names: ['team-slack'],
+    fallback,
+  } as never)
+  await assert.rejects(service.set('google-calendar', { accessToken: 't' }, 'alice'), /^Error: Cannot set OAuth2 credential 'google-calendar' directly/)
+  await assert.rejects(service.set('team-slack', { accessToken: 't' }), /Cannot set OAuth2 credential 'team-slack' directly/)
+  // No user id: no owner, so the value is stored in fallback without an error, and read and deleted there.
+  await service.set('google-calendar', { accessToken: 'platform' })
+  assert.deepEqual(await fallback.get('google-calendar'), { accessToken: 'platform' })
+  assert.deepEqual(await service.get('google-calendar'), { accessToken: 'platform' })
+  assert.equal(await service.has('google-calendar'), true)
+  await service.delete('google-calendar')
+  assert.equal(await fallback.get('google-calendar'), null)
+  for (const name of ['google-calendar', 'team-slack']) {
+    await assert.rejects(service.getUsersWithCredential(name), { message: new RegExp(`^Cannot list users for OAuth2 credential '${name}'`) })
+  }
+})
+
 test('credential-oauth-link-unknown-404: linking a providerId that the plugin has no provider for answers 404 "No OAuth2 credential named \'…\' is declared"', async () => {
   const { auth, cookies, stop } = await credentialOAuthApp()
   try {
