@@ -101,6 +101,31 @@ test('title-number-422: with a bearer token, POST /todos with a numeric title an
   assert.equal((await response.json()).name, 'UnprocessableContentError')
 })
 
+test('conflicting-keys-422-no-schema: the plugin\'s request reader refuses a key sent with different values in the path and the body with 422, with the app\'s schema service and without one', async () => {
+  const created = await fetch(`${app.url}/todos`, { method: 'POST', headers: { ...alice, ...json }, body: JSON.stringify({ title: 'Conflict' }) })
+  assert.equal(created.status, 200)
+  const { todoId } = await created.json()
+  const patch = async () => {
+    const response = await fetch(`${app.url}/todos/${todoId}`, {
+      method: 'PATCH',
+      headers: { ...alice, ...json },
+      body: JSON.stringify({ todoId: 'another-id', done: true }),
+    })
+    assert.equal(response.status, 422)
+    assert.match((await response.json()).message, /^Conflicting values for key "todoId"/)
+  }
+  await patch()
+  const services = app.services as { schema?: unknown }
+  const schema = services.schema
+  assert.ok(schema)
+  delete services.schema
+  try {
+    await patch()
+  } finally {
+    services.schema = schema
+  }
+})
+
 test('unknown-route-404: a path no wiring matches answers Pikku\'s JSON 404', async () => {
   const response = await fetch(`${app.url}/no-such-route`)
   assert.equal(response.status, 404)
@@ -287,6 +312,25 @@ test('server-enable-cors-throws: PikkuFastifyServer.enableCors throws "Method no
   assert.throws(() => server.enableCors({}), /Method not implemented\./)
 })
 
+test('server-health-check: PikkuFastifyServer.init() adds GET /health-check (or the config\'s healthCheckPath) answering {"status":"ok"}, and registers the plugin, which serves GET /health', async () => {
+  for (const [config, path] of [[{}, '/health-check'], [{ healthCheckPath: '/probe-alive' }, '/probe-alive']] as const) {
+    const server = new PikkuFastifyServer({ port: 0, hostname: '127.0.0.1', ...config }, app.services.logger)
+    try {
+      await server.init()
+      const health = await server.app.inject({ method: 'GET', url: path })
+      assert.equal(health.statusCode, 200)
+      assert.deepEqual(health.json(), { status: 'ok' })
+      const pikku = await server.app.inject({ method: 'GET', url: '/health' })
+      assert.equal(pikku.statusCode, 200)
+      if (path !== '/health-check') {
+        assert.equal((await server.app.inject({ method: 'GET', url: '/health-check' })).json().name, 'NotFoundError')
+      }
+    } finally {
+      await server.app.close()
+    }
+  }
+})
+
 test('server-stop-waits-for-stream: PikkuFastifyServer.stop(), which enableExitOnSigInt awaits before it exits, refuses new connections at once but resolves only once an open SSE stream has ended', async () => {
   const port = await freePort()
   const server = new PikkuFastifyServer({ port, hostname: '127.0.0.1' }, app.services.logger)
@@ -309,6 +353,21 @@ test('logger-startup-only: the plugin\'s logger option gets the route list and t
       run(async (route) => (await second.inject({ method: 'GET', url: route })).statusCode),
     ),
   )
+})
+
+test('options-without-pikku-key-throws: options passed without the pikku key make registration fail with "Cannot read properties of undefined (reading \'logRoutes\')"', async () => {
+  const instance = Fastify()
+  try {
+    await assert.rejects(
+      async () => {
+        await instance.register(pikkuFastifyPlugin, { logger: app.services.logger } as never)
+        await instance.ready()
+      },
+      /Cannot read properties of undefined \(reading 'logRoutes'\)/,
+    )
+  } finally {
+    await instance.close()
+  }
 })
 
 test('repeated-header-last-wins: a header the function sets twice, or as a list, keeps only its last value on Fastify; Set-Cookie keeps every value, and a Content-Type the function set is replaced by the runner\'s', async () => {
