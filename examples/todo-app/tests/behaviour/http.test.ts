@@ -12,7 +12,7 @@ import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import express from 'express'
 import cors from 'cors'
-import { get as getRaw, type Server } from 'node:http'
+import { get as getRaw, request as httpRequest, type Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
 import { PikkuExpressServer } from '@pikku/express'
 import { cors as pikkuCors } from '@pikku/core/middleware'
@@ -462,6 +462,29 @@ test('express-body-limit-413: PikkuExpressServer\'s JSON parser refuses a body o
   assert.match(response.headers.get('content-type') ?? '', /text\/html/)
 })
 
+test('express-server-json-limit-options: PikkuExpressServer\'s JSON parser limit is replaced by the maxBodySize given to init(), and limits.json replaces both; limits.xml and limits.urlencoded leave it at 1 MiB', async () => {
+  const post = (port: number, size: number) =>
+    fetch(`http://127.0.0.1:${port}/todos`, { method: 'POST', headers: { ...alice, ...json }, body: JSON.stringify({ title: 'x'.repeat(size) }) })
+  const cases = [
+    { limits: undefined, maxBodySize: 2 * 1024 * 1024, size: 1_500_000, status: 200 },
+    { limits: { json: '100kb' }, maxBodySize: 2 * 1024 * 1024, size: 200_000, status: 413 },
+    { limits: { xml: '10mb', urlencoded: '10mb' }, maxBodySize: undefined, size: 1_100_000, status: 413 },
+  ]
+  for (const { limits, maxBodySize, size, status } of cases) {
+    const port = await freePort()
+    const server = new PikkuExpressServer({ port, hostname: '127.0.0.1', ...(limits ? { limits } : {}) }, app.services.logger)
+    await server.init(maxBodySize ? { maxBodySize } : {})
+    await server.start()
+    try {
+      const response = await post(port, size)
+      assert.equal(response.status, status, JSON.stringify({ limits, maxBodySize }))
+      if (status === 413) assert.match(response.headers.get('content-type') ?? '', /text\/html/)
+    } finally {
+      await server.stop()
+    }
+  }
+})
+
 test('cors-listed-origin: a listed Origin is reflected, with credentials and Vary: Origin', async () => {
   const response = await fetch(`${app.url}/health`, { headers: { origin: 'http://localhost:5173' } })
   assert.equal(response.status, 200)
@@ -880,6 +903,61 @@ test('middleware-own-route-after: an Express route registered after pikkuExpress
     await new Promise((resolve) => setImmediate(resolve))
     assert.equal(ranKnown, 1)
     assert.equal(knownReplyError, 'ERR_HTTP_HEADERS_SENT')
+  } finally {
+    await mounted.close()
+  }
+})
+
+test('middleware-no-body-parser: without a body parser before the middleware, req.body is unset and Pikku reads an empty body: createTodo answers 422 for the missing title, and updateTodo, whose body fields are all optional, runs with none of them', async () => {
+  const todo = await createTodo(alice, 'Before')
+  const mounted = await mount((server) => {
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger }))
+  })
+  try {
+    const created = await fetch(`${mounted.url}/todos`, { method: 'POST', headers: { ...alice, ...json }, body: JSON.stringify({ title: 'x' }) })
+    assert.equal(created.status, 422)
+    assert.match((await created.json()).message, /required property "title"/)
+    const updated = await fetch(`${mounted.url}/todos/${todo.todoId}`, {
+      method: 'PATCH',
+      headers: { ...alice, ...json },
+      body: JSON.stringify({ title: 'After', done: true }),
+    })
+    assert.equal(updated.status, 200)
+    const body = await updated.json()
+    assert.equal(body.title, 'Before')
+    assert.equal(body.done, false)
+  } finally {
+    await mounted.close()
+  }
+})
+
+/** Sends `body` chunked, with no Content-Length, using node:http, which, unlike fetch, allows a body on any method. */
+const sendChunked = (url: string, method: string, headers: Record<string, string>, body?: string) =>
+  new Promise<number>((resolve, reject) => {
+    const framing = body === undefined ? {} : { 'transfer-encoding': 'chunked' }
+    const req = httpRequest(url, { method, headers: { ...headers, ...framing } }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', reject)
+    if (body !== undefined) req.write(body)
+    req.end()
+  })
+
+test('middleware-body-limit-text-and-methods: behind express.text(), a chunked text body larger than maxBodySize gets Pikku\'s 413 from its own size; on GET, HEAD, OPTIONS and DELETE no body is checked', async () => {
+  const mounted = await mount((server) => {
+    server.use(express.text())
+    server.use(pikkuExpressMiddleware({ logger: app.services.logger, maxBodySize: 16 }))
+  })
+  try {
+    const text = { ...alice, 'content-type': 'text/plain' }
+    const big = 'x'.repeat(64)
+    assert.equal(await sendChunked(`${mounted.url}/todos`, 'POST', text, big), 413)
+    for (const [method, path] of [['GET', '/health'], ['HEAD', '/health'], ['OPTIONS', '/health'], ['DELETE', '/todos/t_missing']]) {
+      const without = await sendChunked(`${mounted.url}${path}`, method, alice)
+      assert.notEqual(without, 413)
+      assert.equal(await sendChunked(`${mounted.url}${path}`, method, text, big), without, `${method} ${path}`)
+    }
   } finally {
     await mounted.close()
   }
