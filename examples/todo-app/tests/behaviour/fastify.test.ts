@@ -60,6 +60,16 @@ test('own-route: a Fastify route of the app\'s own answers next to the plugin\'s
   assert.equal(await response.text(), 'pong')
 })
 
+test('catch-all-route: the plugin adds one Fastify route, /*, for every method', async () => {
+  await withPlugin({}, async (second) => {
+    await second.ready()
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const) {
+      assert.equal(second.hasRoute({ method, url: '/*' }), true, method)
+    }
+    assert.equal(second.hasRoute({ method: 'GET', url: '/todos' }), false)
+  })
+})
+
 test('health-200: GET /health is answered by Pikku with 200', async () => {
   const response = await fetch(`${app.url}/health`)
   assert.equal(response.status, 200)
