@@ -1180,6 +1180,40 @@ test('express-reaper-charset: PikkuExpressServer.enableReaper() writes a text bo
   }
 })
 
+test('express-reaper-order: PikkuExpressServer.enableReaper() serves its PUT route when called before init(); called after, the upload gets Pikku\'s 404', async () => {
+  const root = runTempDir('reaper-order')
+  const content = { localFileUploadPath: root, uploadUrlPrefix: '/reaper', assetUrlPrefix: '/assets' }
+  const signer = new LocalContent(content, app.services.logger, pikkuState(null, 'package', 'singletonServices')!.jwt!)
+  try {
+    for (const before of [true, false]) {
+      const port = await freePort()
+      const server = new PikkuExpressServer({ port, hostname: '127.0.0.1', content }, app.services.logger)
+      if (before) server.enableReaper()
+      await server.init()
+      if (!before) server.enableReaper()
+      await server.start()
+      try {
+        const { uploadUrl } = await signer.getUploadURL({ bucket: 'notes', fileKey: `order-${before}`, contentType: 'text/plain' })
+        const response = await fetch(new URL(uploadUrl, `http://127.0.0.1:${port}`), {
+          method: 'PUT',
+          headers: { 'content-type': 'text/plain' },
+          body: 'note',
+        })
+        if (before) {
+          assert.equal(response.status, 200)
+        } else {
+          assert.equal(response.status, 404)
+          assert.equal((await response.json()).name, 'NotFoundError')
+        }
+      } finally {
+        await server.stop()
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+})
+
 test('cors-wildcard-credentials-throws: cors({ credentials: true }) with the default origin throws when called', () => {
   assert.throws(() => pikkuCors({ credentials: true }), /wildcard origin \(\*\) cannot be used with credentials: true/)
   // Spelled out, as the http skill writes it, the wildcard is refused the same way.
