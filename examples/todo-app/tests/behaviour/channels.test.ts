@@ -9,7 +9,7 @@ import { PikkuLocalChannelHandler, runLocalChannel } from '@pikku/core/channel/l
 import { runChannelConnect, runChannelMessage } from '@pikku/core/channel/serverless'
 import { registerProbe } from './harness/core-probes.js'
 import { addChannelMiddleware, combineChannelMiddleware } from '@pikku/core/channel'
-import { fetch as pikkuFetch, fetchData, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
+import { addHTTPMiddleware, fetch as pikkuFetch, fetchData, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
 import { randomUUID } from 'node:crypto'
 import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
 import type { TodoTopics } from '../../src/todo-events.js'
@@ -99,6 +99,34 @@ test('lifecycle-middleware-twice: global middleware runs twice around onConnect 
     globals.splice(globals.indexOf(counter), 1)
     delete connectConfig.middleware
     delete disconnectConfig.middleware
+  }
+})
+
+test("upgrade-runs-global-and-star-only: during the upgrade, global middleware and the '*' HTTP group run with the upgrade request as wire.http; a group registered for the channel's own path does not", async () => {
+  // The runner combines the upgrade chain once and caches it; clearing the cache lets it pick up the groups added here.
+  const { clearMiddlewareCache } = await import(new URL('../../node_modules/@pikku/core/dist/middleware-runner.js', import.meta.url).href)
+  const groups = pikkuState(null, 'middleware', 'httpGroup') as Record<string, unknown>
+  const star = groups['*']
+  const calls: string[] = []
+  const recorder = (label: string) => async (_services: unknown, wire: any, next: () => Promise<void>) => {
+    calls.push(`${label}:${wire.http?.request?.path?.() ?? 'no http'}`)
+    await next()
+  }
+  const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
+  const globalRecorder = recorder('global')
+  try {
+    globals.push(globalRecorder)
+    addHTTPMiddleware('*', [recorder('star') as any])
+    addHTTPMiddleware('/todos/live', [recorder('path') as any])
+    clearMiddlewareCache()
+    const { handler } = await directUpgrade('/todos/live')
+    assert.notEqual(handler, undefined)
+    assert.deepEqual(calls.sort(), ['global:/todos/live', 'star:/todos/live'])
+  } finally {
+    globals.splice(globals.indexOf(globalRecorder), 1)
+    groups['*'] = star
+    delete groups['/todos/live']
+    clearMiddlewareCache()
   }
 })
 
@@ -841,9 +869,14 @@ test('upgrade-middleware-error-no-status: a malformed or invalid bearer credenti
 })
 
 /** An upgrade handed straight to runLocalChannel, as a custom WebSocket adapter does: its handler and the response. */
-const directUpgrade = async (path: string, headers: Record<string, string> = {}) => {
+const directUpgrade = async (
+  path: string,
+  headers: Record<string, string> = {},
+  options: { skipUserSession?: boolean; respondWith404?: boolean } = {}
+) => {
   const response = new PikkuFetchHTTPResponse()
   const handler = await runLocalChannel({
+    ...options,
     channelId: randomUUID(),
     request: new PikkuFetchHTTPRequest(new Request(`http://localhost${path}`, { headers })),
     response,
@@ -877,6 +910,25 @@ test('upgrade-refusal-json-body: called directly, runLocalChannel writes the 404
   assert.equal(query.type, 'application/json')
   assert.equal(query.body.name, 'UnprocessableContentError')
   assert.equal(query.body.message, 'No data expected')
+})
+
+test('upgrade-skip-user-session-ignored: skipUserSession: true changes nothing, as the upgrade middleware still runs: a bad credential is still refused and a bearer token still signs the socket in', async () => {
+  const refused = await directUpgrade('/todos/live', { authorization: 'Basic abc' }, { skipUserSession: true })
+  assert.equal(refused.handler, undefined)
+  const { handler } = await directUpgrade('/todos/live', { authorization: `Bearer ${await app.token('skip')}` }, { skipUserSession: true })
+  const sent: unknown[] = []
+  handler!.registerOnSend((message) => void sent.push(message))
+  await handler!.open()
+  assert.deepEqual(sent, [{ signedIn: true }])
+  await handler!.close()
+})
+
+test('upgrade-respond-with-404-option: respondWith404 defaults to true, which writes 404 for an unknown path; with false the runner writes nothing and the response still says 200', async () => {
+  const byDefault = await directUpgrade('/no-such-channel')
+  assert.equal(byDefault.response.statusCode, 404)
+  const quiet = await directUpgrade('/no-such-channel', {}, { respondWith404: false })
+  assert.equal(quiet.handler, undefined)
+  assert.equal(quiet.response.statusCode, 200)
 })
 
 test('max-payload-1009: a frame over DEFAULT_WS_MAX_PAYLOAD (1 MiB) closes that socket with 1009; with the error listener the server carries on', async () => {
@@ -1016,6 +1068,71 @@ test('handler-error-close-delay-keeps-subscriptions: the runner closes the chann
   await actor.call('completeTodo', { todoId: todo.todoId })
   assert.deepEqual(await failing.next((f) => f.topic === 'todos:hcd'), { topic: 'todos:hcd', data: { ...todo, done: true } })
   await failing.call('unsubscribeFromChanges')
+})
+
+test('direct-close-once: close() on the handler runLocalChannel returns runs onDisconnect and the close callbacks, then closes the wire services; a second close() does nothing', async () => {
+  const factories = pikkuState(null, 'package', 'factories') as any
+  const createWireServices = factories.createWireServices
+  let servicesClosed = 0
+  let disconnects = 0
+  const order: string[] = []
+  try {
+    factories.createWireServices = async () => ({ probe: { close: async () => (servicesClosed++, order.push('services')) } })
+    await withWrappedFunction('forgetSocket', () => async () => void (disconnects++, order.push('onDisconnect')), async () => {
+      const { handler } = await directUpgrade('/todos/live')
+      handler!.registerOnSend(() => {})
+      let callbacks = 0
+      handler!.registerOnClose(() => void callbacks++)
+      await handler!.open()
+      await handler!.close()
+      await handler!.close()
+      assert.deepEqual({ disconnects, callbacks, servicesClosed }, { disconnects: 1, callbacks: 1, servicesClosed: 1 })
+      assert.deepEqual(order, ['onDisconnect', 'services'])
+    })
+  } finally {
+    factories.createWireServices = createWireServices
+  }
+})
+
+test('handler-error-runs-close-callbacks: when a text message\'s handler throws, the runner closes the channel after the error reply and runs the callbacks given to registerOnClose', async () => {
+  const { handler } = await directUpgrade('/todos/live', { authorization: `Bearer ${await app.token('cb')}` })
+  const sent: any[] = []
+  handler!.registerOnSend((message) => void sent.push(message))
+  let closedAt = 0
+  handler!.registerOnClose(() => void (closedAt = Date.now()))
+  await handler!.open()
+  await handler!.message(JSON.stringify({ action: 'getTodo', todoId: 'missing' }))
+  const repliedAt = Date.now()
+  assert.equal(sent.at(-1).errorName, 'NotFoundError')
+  await waitFor(async () => closedAt, (at) => at > 0, 3000)
+  assert.equal(handler!.getChannel().state, 'closed')
+  assert.ok(closedAt - repliedAt >= 150, `closed ${closedAt - repliedAt} ms after the reply`)
+})
+
+test('binary-handler-error-logged: an error thrown by onBinaryMessage is only logged: nothing is sent back and the channel stays open', async () => {
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const errors = collectLogs(app.services, 'error')
+  try {
+    config.onBinaryMessage = async () => {
+      throw new Error('bad bytes')
+    }
+    const { handler } = await directUpgrade('/todos/live', { authorization: `Bearer ${await app.token('binerr')}` })
+    const sent: unknown[] = []
+    handler!.registerOnSend((message) => void sent.push(message))
+    handler!.registerOnSendBinary((data) => void sent.push(data))
+    await handler!.open()
+    sent.length = 0
+    await handler!.binaryMessage(Uint8Array.from([1]))
+    assert.match(errors.lines.join('\n'), /Error handling binary message: bad bytes/)
+    assert.deepEqual(sent, [])
+    assert.equal(handler!.getChannel().state, 'open')
+    await handler!.message(JSON.stringify({ action: 'listTodos' }))
+    assert.equal((sent[0] as any).action, 'listTodos')
+    await handler!.close()
+  } finally {
+    errors.restore()
+    delete config.onBinaryMessage
+  }
 })
 
 test('close-drops-subscriptions: when a subscribed socket closes, its subscriptions leave the event hub', async () => {
@@ -1195,6 +1312,50 @@ test('generated-client-null-frame: a text frame holding JSON null reaches plain 
   assert.doesNotThrow(() => deliver(null))
   deliver({ signedIn: false })
   assert.deepEqual(plain, [null, { signedIn: false }])
+})
+
+test('generated-client-matches-by-key: a route callback takes any reply that echoes its key, whichever request it answers; an array reply, which has no key, reaches only plain callbacks', () => {
+  const { socket, deliver } = fakeSocket()
+  const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+  const actions = live.getRoute('action')
+  const replies: any[] = []
+  const plain: unknown[] = []
+  actions.subscribe('getTodo', (reply: any) => replies.push(reply))
+  actions.subscribe('listTodos', (reply: any) => replies.push(reply))
+  live.subscribe((message) => plain.push(message))
+  actions.send('getTodo', { todoId: 'a' })
+  actions.send('getTodo', { todoId: 'b' })
+  assert.deepEqual(socket.sent.map((m) => JSON.parse(m)), [{ action: 'getTodo', todoId: 'a' }, { action: 'getTodo', todoId: 'b' }])
+  deliver({ action: 'getTodo', todoId: 'b' })
+  assert.deepEqual(replies, [{ action: 'getTodo', todoId: 'b' }])
+  deliver([{ todoId: 'a' }])
+  assert.equal(replies.length, 1)
+  assert.deepEqual(plain.at(-1), [{ todoId: 'a' }])
+})
+
+test('generated-client-send-before-open-throws: a WHATWG WebSocket (Node\'s global, as in a browser) throws when the client sends while it is still connecting', async () => {
+  const socket = new globalThis.WebSocket(`${app.wsUrl}/todos/live`)
+  try {
+    const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+    assert.equal(socket.readyState, globalThis.WebSocket.CONNECTING)
+    assert.throws(() => live.getRoute('action').send('listTodos', {}), { name: 'InvalidStateError' })
+    await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }))
+  } finally {
+    socket.close()
+  }
+})
+
+test('generated-client-no-reconnect: PikkuWebSocket only sets binaryType and onmessage on the socket it is given and never listens for close, so it cannot reconnect', () => {
+  const touched: string[] = []
+  const target = { send: () => {}, binaryType: '', onmessage: null as unknown }
+  const socket = new Proxy(target, {
+    set: (t, key, value) => (touched.push(`set ${String(key)}`), Reflect.set(t, key, value)),
+    get: (t, key) => (touched.push(`get ${String(key)}`), Reflect.get(t, key)),
+  })
+  const live = new PikkuWebSocket<'todos', TodoTopics>(socket as any)
+  live.getRoute('action')
+  live.subscribe(() => {})
+  assert.deepEqual(touched, ['set binaryType', 'set onmessage', 'get send'])
 })
 
 test('ws-drops-unheard-message: a ws server socket drops a message that arrives before it has a message listener', async () => {
