@@ -9,6 +9,7 @@ import { registerProbe } from './harness/core-probes.js'
 import { pikkuState } from '@pikku/core/state'
 import { PikkuError, addError } from '@pikku/core/errors'
 import { TodoLimitReachedError } from '../../src/errors.js'
+import { withEnv } from './harness/env.js'
 
 let mcp: RunningMCP
 let alice: Client
@@ -673,6 +674,30 @@ test('error-log-class-only: the server logs a failed MCP call with the error cla
   }
 })
 
+test('tool-error-data-production: with NODE_ENV=production a tool\'s error result keeps its code and message but leaves out data', async () => {
+  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
+  registerProbe(
+    'mcpProductionProbe',
+    {
+      func: async () => {
+        throw new Error('database is down')
+      },
+    },
+    { sessionless: true },
+  )
+  toolsMeta.mcpProductionProbe = { pikkuFuncId: 'mcpProductionProbe' }
+  try {
+    const outside = errorOf(await alice.callTool({ name: 'mcpProductionProbe', arguments: {} }))
+    assert.equal(outside.data?.message, 'database is down')
+    const sent = await withEnv({ NODE_ENV: 'production' }, async () => errorOf(await alice.callTool({ name: 'mcpProductionProbe', arguments: {} })))
+    assert.equal(sent.code, -32603)
+    assert.equal(sent.message, outside.message)
+    assert.equal('data' in sent, false)
+  } finally {
+    delete toolsMeta.mcpProductionProbe
+  }
+})
+
 test('mcp-logger-http-throws: createMCPLogger() on a server started with connectHTTP has no connection to send on, and its first line throws a TypeError', async () => {
   const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
   const { freePort } = await import('./harness/services.js')
@@ -695,6 +720,77 @@ test('mcp-logger-http-throws: createMCPLogger() on a server started with connect
     assert.throws(() => logger.info('probe line'), TypeError)
   } finally {
     await new Promise((resolve) => httpServer.close(resolve))
+  }
+})
+
+/** A second PikkuMCPServer over the app's descriptor and services, initialised but not connected. */
+const unconnectedServer = async () => {
+  const { PikkuMCPServer } = await import('@pikku/modelcontextprotocol')
+  const mcpJSON = (await import('#pikku/mcp/mcp.gen.json', { with: { type: 'json' } })).default
+  const server = new PikkuMCPServer(
+    { ...(mcp.services.config as object), name: 'todo-app', version: '1.0.0', mcpJSON, capabilities: { logging: {}, tools: {} } } as never,
+    mcp.services.logger,
+  )
+  await server.init()
+  return server
+}
+
+/** The status of an MCP initialize request posted to the URL. */
+const initializeStatus = async (url: string) => {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  })
+  await response.body?.cancel()
+  return response.status
+}
+
+test('mcp-logger-without-held-connection-throws: createMCPLogger() before any connect, or on a server that only hands out createHTTPRequestHandler() and createFetchHandler(), throws a TypeError on its first line', async () => {
+  const server = await unconnectedServer()
+  assert.throws(() => server.createMCPLogger().info('before connect'), TypeError)
+  server.createHTTPRequestHandler({ path: '/mcp' })
+  server.createFetchHandler({ path: '/mcp' })
+  assert.throws(() => server.createMCPLogger().warn('after the handlers'), TypeError)
+})
+
+test('http-request-handler-mount: createHTTPRequestHandler({ path }) returns only { handler }, a (req, res) function that serves MCP on that path of a server you run and answers 404 elsewhere', async () => {
+  const { createServer } = await import('node:http')
+  const { freePort } = await import('./harness/services.js')
+  const server = await unconnectedServer()
+  const mounted = server.createHTTPRequestHandler({ path: '/agents' })
+  assert.deepEqual(Object.keys(mounted), ['handler'])
+  assert.equal(mounted.handler.length, 2)
+  const port = await freePort()
+  const httpServer = createServer(mounted.handler)
+  await new Promise<void>((resolve) => httpServer.listen(port, '127.0.0.1', resolve))
+  try {
+    assert.equal(await initializeStatus(`http://127.0.0.1:${port}/agents`), 200)
+    assert.equal(await initializeStatus(`http://127.0.0.1:${port}/mcp`), 404)
+  } finally {
+    httpServer.closeAllConnections()
+    await new Promise((resolve) => httpServer.close(resolve))
+  }
+})
+
+test('connect-http-defaults: connectHTTP without host or path listens on 127.0.0.1 and serves /mcp, and returns { httpServer, close }', async () => {
+  const { freePort } = await import('./harness/services.js')
+  const server = await unconnectedServer()
+  const port = await freePort()
+  const started = await server.connectHTTP({ port })
+  // The listener only: the returned close() would also stop the singleton services the other tests share.
+  try {
+    assert.deepEqual(Object.keys(started).sort(), ['close', 'httpServer'])
+    assert.equal((started.httpServer.address() as { address: string }).address, '127.0.0.1')
+    assert.equal(await initializeStatus(`http://127.0.0.1:${port}/mcp`), 200)
+  } finally {
+    started.httpServer.closeAllConnections()
+    await new Promise((resolve) => started.httpServer.close(resolve))
   }
 })
 
