@@ -10,6 +10,7 @@ import { pikkuState } from '@pikku/core/state'
 import { PikkuError, addError } from '@pikku/core/errors'
 import { TodoLimitReachedError } from '../../src/errors.js'
 import { withEnv } from './harness/env.js'
+import { inspectFiles } from './harness/inspector.js'
 
 let mcp: RunningMCP
 let alice: Client
@@ -954,4 +955,25 @@ test('list-changed-needs-capability: on a server without prompts among its capab
   } finally {
     removeTool()
   }
+})
+
+// Last in the file: the inspector holds the event loop for several seconds, long enough for the kept-alive HTTP
+// connections of the shared clients to be reset under the tests that follow it.
+test('mcp-wiring-object-literal-only: the inspector records a wireMCPResource or wireMCPPrompt call whose argument is an object literal, and skips one given a variable', async () => {
+  const { state } = await inspectFiles('mcp-wiring-literal', {
+    'probe.ts': [
+      "import { pikkuSessionlessFunc, wireMCPPrompt, wireMCPResource } from '@pikku/core'",
+      "export const read = pikkuSessionlessFunc<void, { text: string }>({ func: async () => ({ text: 'x' }) })",
+      "export const readTwo = pikkuSessionlessFunc<void, { text: string }>({ func: async () => ({ text: 'y' }) })",
+      "wireMCPResource({ uri: 'probe://inline', title: 'Inline', description: 'Inline', func: read })",
+      "const resource = { uri: 'probe://variable', title: 'Variable', description: 'Variable', func: readTwo }",
+      'wireMCPResource(resource)',
+      "wireMCPPrompt({ name: 'inlinePrompt', description: 'Inline', func: read })",
+      "const prompt = { name: 'variablePrompt', description: 'Variable', func: readTwo }",
+      'wireMCPPrompt(prompt)',
+    ].join('\n'),
+  })
+  const endpoints = (state as any).mcpEndpoints
+  assert.deepEqual(Object.keys(endpoints.resourcesMeta), ['probe://inline'])
+  assert.deepEqual(Object.keys(endpoints.promptsMeta), ['inlinePrompt'])
 })
