@@ -4,7 +4,8 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { WebSocket, WebSocketServer } from 'ws'
-import { DEFAULT_WS_MAX_PAYLOAD } from '@pikku/ws'
+import { DEFAULT_WS_MAX_PAYLOAD, pikkuWebsocketHandler } from '@pikku/ws'
+import { createServer } from 'node:http'
 import { PikkuLocalChannelHandler, runLocalChannel } from '@pikku/core/channel/local'
 import { runChannelConnect, runChannelMessage } from '@pikku/core/channel/serverless'
 import { registerProbe } from './harness/core-probes.js'
@@ -977,6 +978,16 @@ const oversizedFrameEndsChild = async (harnessFile: string) => {
 test('ws-default-max-payload: a ws WebSocketServer created without maxPayload has a maxPayload of 100 MiB (104,857,600 bytes)', () => {
   const wss = new WebSocketServer({ noServer: true })
   try {
+    assert.equal(wss.options.maxPayload, 100 * 1024 * 1024)
+  } finally {
+    wss.close()
+  }
+})
+
+test('ws-handler-sets-no-cap: pikkuWebsocketHandler leaves the maxPayload of the WebSocketServer it is given as it was: 100 MiB when none was set', () => {
+  const wss = new WebSocketServer({ noServer: true })
+  try {
+    pikkuWebsocketHandler({ server: createServer(), wss, logger: app.services.logger })
     assert.equal(wss.options.maxPayload, 100 * 1024 * 1024)
   } finally {
     wss.close()
