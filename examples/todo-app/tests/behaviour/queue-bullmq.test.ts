@@ -4,7 +4,8 @@ import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { Queue, QueueEvents, Worker } from 'bullmq'
-import { BullServiceFactory, BullQueueService, BullSchedulerService } from '@pikku/queue-bullmq'
+import { BullServiceFactory, BullQueueService, BullQueueWorkers, BullSchedulerService } from '@pikku/queue-bullmq'
+import { pikkuState } from '@pikku/core/state'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { InMemoryQueueService } from '@pikku/core/services'
 import { PikkuQueue } from '#pikku/pikku-queue.gen.js'
@@ -94,6 +95,22 @@ test('job-options-reach-bullmq: queueReminder\'s delay, attempts, backoff and jo
   // Two hours from now, in milliseconds, as the function computed it.
   assert.ok(Math.abs(job.opts.delay! - (2 * HOUR - (Date.now() - before))) < 5_000)
   assert.equal(await job.getState(), 'delayed')
+})
+
+test('job-options-names-kept: priority, removeOnComplete and removeOnFail reach the BullMQ job under their own names, and a backoff given as a string becomes { type }', async () => {
+  const name = `probe-options-${process.pid}`
+  const publisher = new ConnectedBullQueueService({ host: redis.host, port: redis.port })
+  const queue = new Queue(name, { connection: { host: redis.host, port: redis.port } })
+  try {
+    const jobId = await publisher.add(name, { n: 1 }, { priority: 4, removeOnComplete: 3, removeOnFail: 9, backoff: 'fixed', attempts: 2 })
+    const job = await queue.getJob(jobId)
+    assert.deepEqual([job?.opts.priority, job?.opts.removeOnComplete, job?.opts.removeOnFail], [4, 3, 9])
+    assert.deepEqual(job?.opts.backoff, { type: 'fixed' })
+  } finally {
+    await queue.obliterate({ force: true })
+    await queue.close()
+    await publisher.close()
+  }
 })
 
 test('job-id-deduplicates: asking twice for the same reminder returns the same job id and queues one job', async () => {
@@ -265,6 +282,44 @@ test('worker-default-concurrency-one: a wiring without batchSize gets a BullMQ w
   assert.deepEqual(registered['todo-reminders']![0]!.applied, {})
   const worker = (bull.getQueueWorkers() as any).workers.get('todo-reminders')
   assert.equal(worker.opts.concurrency, 1)
+})
+
+test('worker-config-unsupported-warned: registerQueues passes autorun, name, lockDuration, drainDelay and maxStalledCount through, keeps removeOnComplete and removeOnFail as counts of jobs, and logs a warning for groupConcurrency, visibilityTimeout, pollInterval and prefetch', async () => {
+  const registrations = pikkuState(null, 'queue', 'registrations')
+  const saved = new Map([...registrations].map(([name, worker]) => [name, worker.config]))
+  const workers = new BullQueueWorkers({ host: redis.host, port: redis.port })
+  const warned = collectLogs(services, 'warn')
+  try {
+    // autorun: false, so these second workers take no job from the file's own.
+    for (const worker of registrations.values()) worker.config = { ...worker.config, autorun: false }
+    registrations.get('todo-reminders')!.config = {
+      autorun: false, name: 'probe-worker', lockDuration: 12_345, drainDelay: 7, maxStalledCount: 2, removeOnComplete: 5, removeOnFail: 7,
+      groupConcurrency: 2, visibilityTimeout: 30, pollInterval: 1000, prefetch: 4,
+    }
+    const result = await workers.registerQueues()
+    const { applied, warnings } = result['todo-reminders']![0]!
+    assert.deepEqual(applied, { autorun: false, name: 'probe-worker', lockDuration: 12_345, drainDelay: 7, maxStalledCount: 2, removeOnComplete: 5, removeOnFail: 7 })
+    assert.deepEqual(warnings.map((w) => w.split(':')[0]), ['groupConcurrency', 'visibilityTimeout', 'pollInterval', 'prefetch'])
+    assert.ok(warned.lines.some((line) => line.startsWith('Configuration warnings for queue todo-reminders:')))
+    const opts = (workers as any).workers.get('todo-reminders').opts
+    assert.deepEqual([opts.removeOnComplete, opts.removeOnFail], [{ count: 5 }, { count: 7 }])
+    assert.deepEqual([opts.autorun, opts.name, opts.lockDuration, opts.drainDelay, opts.maxStalledCount], [false, 'probe-worker', 12_345, 7, 2])
+  } finally {
+    warned.restore()
+    for (const [name, config] of saved) registrations.get(name)!.config = config
+    await workers.close()
+  }
+})
+
+test('register-without-logger-throws: BullQueueWorkers.registerQueues() throws "Logger is required for registerQueues" while no singleton services are stored', async () => {
+  const stored = pikkuState(null, 'package', 'singletonServices')
+  try {
+    pikkuState(null, 'package', 'singletonServices', null as never)
+    await assert.rejects(new BullQueueWorkers({ host: redis.host, port: redis.port }).registerQueues(), (error: Error) =>
+      error.message.startsWith('Logger is required for registerQueues'))
+  } finally {
+    pikkuState(null, 'package', 'singletonServices', stored)
+  }
 })
 
 test('priority-lower-first: on BullMQ a job with a lower priority number is handed out first', async () => {

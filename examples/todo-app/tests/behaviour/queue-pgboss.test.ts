@@ -2,7 +2,8 @@
 // started as src/runtimes/pg-boss-worker.ts starts it, jobs published by the app's functions.
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { PgBossServiceFactory, PgBossSchedulerService } from '@pikku/queue-pg-boss'
+import { PgBossServiceFactory, PgBossQueueWorkers, PgBossSchedulerService } from '@pikku/queue-pg-boss'
+import { pikkuState } from '@pikku/core/state'
 import type { PgBoss } from 'pg-boss'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { addFunction } from '@pikku/core/function'
@@ -87,6 +88,19 @@ test('job-options-reach-pgboss: attempts, backoff, delay and jobId arrive as ret
   const startsIn = new Date(job.startAfter).getTime() - Date.now()
   assert.ok(Math.abs(startsIn - 2 * HOUR) < 60_000, `startAfter is ${startsIn} ms away`)
   await boss.cancel('todo-reminders', jobId!)
+})
+
+test('add-creates-queue: add() creates a queue that does not exist yet, and backoff \'exponential\' without a delay gets a retryDelay of one second', async () => {
+  const name = `probe-created-${process.pid}`
+  try {
+    assert.equal(await boss.getQueue(name), null)
+    const jobId = await pgBoss.getQueueService().add(name, { n: 1 }, { attempts: 2, backoff: { type: 'exponential' } })
+    assert.equal((await boss.getQueue(name))?.name, name)
+    const job = await boss.getJobById(name, jobId)
+    assert.deepEqual([job?.retryBackoff, job?.retryDelay], [true, 1])
+  } finally {
+    await boss.deleteQueue(name)
+  }
 })
 
 test('job-id-no-dedupe: on a standard pg-boss queue, asking twice for the same reminder queues two jobs', async () => {
@@ -178,6 +192,37 @@ test('worker-config-batch-size: registerQueues applies todo-cleanup\'s batchSize
   assert.deepEqual(registered['todo-cleanup']![0]!.applied, { batchSize: 1 })
   assert.deepEqual(registered['todo-cleanup']![0]!.warnings, [])
   assert.equal(pgBoss.getQueueService().supportsResults, true)
+})
+
+test('worker-config-mapped: registerQueues gives pg-boss localConcurrency from batchSize (10 when unset), pollInterval in whole seconds, groupConcurrency lowered to localConcurrency, and warns about the rest', async () => {
+  const registrations = pikkuState(null, 'queue', 'registrations')
+  const saved = registrations.get('todo-reminders')!.config
+  const work = boss.work
+  const calls: Record<string, any> = {}
+  // Record what the adapter hands pg-boss instead of starting second workers.
+  boss.work = (async (name: string, options: unknown) => ((calls[name] = options), `probe-${name}`)) as never
+  try {
+    registrations.get('todo-reminders')!.config = {
+      pollInterval: 2500, groupConcurrency: 50, removeOnComplete: 5, removeOnFail: 5,
+      name: 'probe', autorun: true, lockDuration: 1000, drainDelay: 5, maxStalledCount: 1, prefetch: 2, visibilityTimeout: 30,
+    }
+    const result = await new PgBossQueueWorkers(boss).registerQueues(services.logger)
+    assert.equal(calls['todo-cleanup'].localConcurrency, 1)
+    assert.equal(calls['todo-reminders'].localConcurrency, 10)
+    assert.equal(calls['todo-reminders'].pollingIntervalSeconds, 3)
+    assert.equal(calls['todo-reminders'].localGroupConcurrency, 10)
+    const { applied, warnings } = result['todo-reminders']![0]!
+    assert.deepEqual(applied, { pollInterval: 2500, groupConcurrency: 50, removeOnComplete: 5, removeOnFail: 5 })
+    assert.deepEqual(warnings.map((w) => w.split(':')[0]), [
+      'removeOnComplete', 'removeOnFail', 'name', 'autorun', 'lockDuration', 'drainDelay', 'maxStalledCount', 'prefetch', 'visibilityTimeout',
+    ])
+    for (const key of ['name', 'autorun', 'lockDuration', 'drainDelay', 'maxStalledCount', 'prefetch', 'visibilityTimeout']) {
+      assert.ok(!(key in calls['todo-reminders']), key)
+    }
+  } finally {
+    boss.work = work
+    registrations.get('todo-reminders')!.config = saved
+  }
 })
 
 test('priority-higher-first: on pg-boss a job with a higher priority number is handed out first', async () => {
