@@ -4,15 +4,16 @@
 // reached by moving the clock, and no real timer is left running at the end.
 import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { QueueJobDiscardedError, QueueJobFailedError, registerQueueWorkers, runQueueJob, SignedQueueService } from '@pikku/core/queue'
+import { QueueJobDiscardedError, QueueJobFailedError, registerQueueWorkers, runQueueJob, SignedQueueService, type JobOptions } from '@pikku/core/queue'
 import { wireQueueWorker } from '#pikku/queue'
 import { sendReminder } from '../../src/functions/reminders.functions.js'
-import { PikkuMissingMetaError } from '@pikku/core/errors'
+import { NotFoundError, PikkuMissingMetaError } from '@pikku/core/errors'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { InMemoryQueueService, InMemorySessionStore, JsonConsoleLogger } from '@pikku/core/services'
 import { pikkuState } from '@pikku/core/state'
 import { addFunction } from '@pikku/core/function'
 import { queueReminder } from '../../src/functions/reminder-jobs.functions.js'
+import { isTodoOwner } from '../../src/permissions.js'
 import { InMemoryJobTable } from '../../src/table-queue/job-table.js'
 import { TableQueueService } from '../../src/table-queue/table-queue-service.js'
 import { startTableWorkers } from '../../src/table-queue/table-queue-workers.js'
@@ -20,6 +21,7 @@ import type { UserSession } from '../../src/application-types.js'
 import { bootServices, callerAs, nextInfoLog, storeDownFor, recordTraceIds, collectLogs, type Singletons } from './harness/queues.js'
 import { captureConsole } from './harness/core-probes.js'
 import { withWrappedFunction } from './harness/app.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 
 let services: Singletons
 // 32 random bytes in base64, as `openssl rand -base64 32` prints them.
@@ -270,6 +272,24 @@ test('wiring-without-meta-skipped: wireQueueWorker for a queue the CLI never saw
   assert.ok(!('todo-archive' in outcome))
 })
 
+test('inspector-queue-wiring-shapes: code generation records no worker for a wireQueueWorker whose argument is a variable, and for two calls with one queue name reports nothing and keeps the last', async () => {
+  const { reported, state } = await inspectFiles('queue-wiring-shapes', {
+    'probe.ts': [
+      "import { pikkuSessionlessFunc, wireQueueWorker } from '@pikku/core'",
+      "export const first = pikkuSessionlessFunc<{ n: number }, void>({ func: async ({ logger }) => { logger.info('first') } })",
+      "export const second = pikkuSessionlessFunc<{ n: number }, void>({ func: async ({ logger }) => { logger.info('second') } })",
+      "const byVariable = { name: 'by-variable', func: first }",
+      'wireQueueWorker(byVariable)',
+      "wireQueueWorker({ name: 'shared', func: first })",
+      "wireQueueWorker({ name: 'shared', func: second })",
+    ].join('\n'),
+  })
+  assert.deepEqual(codes(reported), [])
+  const meta = (state as any).queueWorkers.meta
+  assert.deepEqual(Object.keys(meta), ['shared'])
+  assert.equal(meta.shared.pikkuFuncId, 'second')
+})
+
 test('in-memory-queue-runs: InMemoryQueueService runs a job without a delay within 100 to 300 ms, and keeps nothing to look up', async () => {
   const memory = new InMemoryQueueService()
   assert.equal(memory.supportsResults, false)
@@ -372,6 +392,26 @@ const wireSessionFuncWorker = () => {
   addFunction('queueReminder', queueReminder)
   wireQueueWorker({ name: 'todo-reminders-by-owner' as any, func: queueReminder as any })
 }
+
+test('worker-permission-forbidden: a sessionless queue worker given isTodoOwner as a permission fails its job with ForbiddenError, since a job has no session', async () => {
+  const { pikkuFuncId } = (pikkuState(null, 'queue', 'meta') as Record<string, any>)['todo-reminders']
+  const registered = pikkuState(null, 'function', 'functions').get(pikkuFuncId) as { permissions?: unknown }
+  const permissions = registered.permissions
+  let ran = false
+  try {
+    registered.permissions = { isTodoOwner }
+    const todo = await services.todoStore.create({ ownerId: 'u-kim', title: 'Permission checked', done: false })
+    await withWrappedFunction(pikkuFuncId, () => async () => ((ran = true), { reminded: false }), async () => {
+      await assert.rejects(
+        runQueueJob({ job: { id: 'j-perm', queueName: 'todo-reminders', data: { todoId: todo.todoId }, status: () => 'active' } }),
+        { name: 'ForbiddenError' },
+      )
+    })
+    assert.equal(ran, false)
+  } finally {
+    registered.permissions = permissions
+  }
+})
 
 test('session-func-worker-forbidden: a queue worker that is a pikkuFunc fails every job with ForbiddenError "Authentication required"', async () => {
   wireSessionFuncWorker()
@@ -497,6 +537,29 @@ test('second-wiring-replaces: a second wireQueueWorker for a queue name replaces
   } finally {
     registrations.set('todo-reminders', wired)
     functions.set(pikkuFuncId, wiredFunc)
+  }
+})
+
+test('queue-reminder-job-options: queueReminder publishes nothing for a to-do without a due date, asks for three attempts with exponential backoff for one with a due date, and its NotFoundError answers 404', async () => {
+  addFunction('queueReminder', queueReminder)
+  const added: Array<{ queueName: string; options?: JobOptions }> = []
+  const add = queueService.add
+  queueService.add = async (queueName, _data, options) => (added.push({ queueName, options }), `recorded-${added.length}`)
+  try {
+    const owner = callerAs(services, { userId: 'u-kim', role: 'member' })
+    const undated = await services.todoStore.create({ ownerId: 'u-kim', title: 'Someday', done: false })
+    assert.deepEqual(await owner.invoke('queueReminder', { todoId: undated.todoId }), { jobId: null })
+    assert.equal(added.length, 0)
+    const dueAt = new Date(Date.now() + 2 * 24 * 60 * 60 * 1000).toISOString()
+    const dated = await services.todoStore.create({ ownerId: 'u-kim', title: 'Dated', done: false, dueAt })
+    await owner.invoke('queueReminder', { todoId: dated.todoId })
+    assert.equal(added[0]!.queueName, 'todo-reminders')
+    assert.equal(added[0]!.options?.attempts, 3)
+    assert.equal(added[0]!.options?.backoff && typeof added[0]!.options.backoff === 'object' ? added[0]!.options.backoff.type : undefined, 'exponential')
+    // The status core's error table holds for NotFoundError, which the HTTP runner answers with.
+    assert.equal(pikkuState(null, 'misc', 'errors').get(NotFoundError)?.status, 404)
+  } finally {
+    queueService.add = add
   }
 })
 
