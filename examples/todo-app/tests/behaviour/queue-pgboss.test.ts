@@ -4,7 +4,7 @@ import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { PgBossServiceFactory, PgBossQueueWorkers, PgBossSchedulerService } from '@pikku/queue-pg-boss'
 import { pikkuState } from '@pikku/core/state'
-import type { PgBoss } from 'pg-boss'
+import { PgBoss } from 'pg-boss'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { addFunction } from '@pikku/core/function'
 import { SignedQueueService } from '@pikku/core/queue'
@@ -88,6 +88,23 @@ test('job-options-reach-pgboss: attempts, backoff, delay and jobId arrive as ret
   const startsIn = new Date(job.startAfter).getTime() - Date.now()
   assert.ok(Math.abs(startsIn - 2 * HOUR) < 60_000, `startAfter is ${startsIn} ms away`)
   await boss.cancel('todo-reminders', jobId!)
+})
+
+test('factory-accepts-forms: PgBossServiceFactory takes a pg-boss options object or a PgBoss instance as well as a connection string, and publishes through either once init() ran', async () => {
+  const given = new PgBoss(postgres.url)
+  const factories = [new PgBossServiceFactory({ connectionString: postgres.url }), new PgBossServiceFactory(given)]
+  const name = `probe-forms-${process.pid}`
+  try {
+    assert.equal((factories[1] as any).pgBoss, given)
+    for (const factory of factories) {
+      await factory.init()
+      const jobId = await factory.getQueueService().add(name, { n: 1 })
+      assert.equal((await boss.getJobById(name, jobId))?.name, name)
+    }
+  } finally {
+    await Promise.all(factories.map((factory) => factory.close()))
+    await boss.deleteQueue(name)
+  }
 })
 
 test('add-creates-queue: add() creates a queue that does not exist yet, and backoff \'exponential\' without a delay gets a retryDelay of one second', async () => {
