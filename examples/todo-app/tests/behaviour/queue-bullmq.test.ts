@@ -113,6 +113,26 @@ test('job-options-names-kept: priority, removeOnComplete and removeOnFail reach 
   }
 })
 
+/** True when A and B are the same type. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+
+test('queue-client-no-backoff: the generated PikkuQueue.add takes priority, delay, attempts, removeOnComplete, removeOnFail and jobId, no backoff, and passes them on', async () => {
+  type ClientOptions = NonNullable<Parameters<PikkuQueue['add']>[2]>
+  // Checked when the suite is compiled (npm run typecheck, scripts/code-samples.mjs): fails if the option set changes.
+  const exact: Same<keyof ClientOptions, 'priority' | 'delay' | 'attempts' | 'removeOnComplete' | 'removeOnFail' | 'jobId'> = true
+  assert.equal(exact, true)
+  const todo = await dueIn(3 * HOUR, 'Client options')
+  const jobId = await new PikkuQueue(queueService).add('todo-reminders', { todoId: todo.todoId }, { delay: HOUR, attempts: 2, priority: 3 })
+  const queue = new Queue('todo-reminders', { connection: { host: redis.host, port: redis.port } })
+  try {
+    const job = await queue.getJob(jobId)
+    assert.deepEqual([job?.opts.delay, job?.opts.attempts, job?.opts.priority, job?.opts.backoff], [HOUR, 2, 3, undefined])
+    await job?.remove()
+  } finally {
+    await queue.close()
+  }
+})
+
 test('job-id-deduplicates: asking twice for the same reminder returns the same job id and queues one job', async () => {
   const todo = await dueIn(3 * HOUR)
   const caller = callerAs(services, owner)
