@@ -242,6 +242,35 @@ test('worker-config-mapped: registerQueues gives pg-boss localConcurrency from b
   }
 })
 
+test('poll-interval-under-500-refused: a pollInterval under 500 ms rounds to 0 seconds, pg-boss refuses that worker, and registerQueues logs the error instead of throwing', async () => {
+  const registrations = pikkuState(null, 'queue', 'registrations')
+  const saved = registrations.get('todo-reminders')!.config
+  const work = boss.work
+  const started: string[] = []
+  // Only todo-reminders reaches pg-boss; the other queues' workers are not started a second time.
+  boss.work = (async (name: string, ...args: unknown[]) => {
+    if (name !== 'todo-reminders') return `probe-${name}`
+    const id = await (work as any).call(boss, name, ...args)
+    started.push(id)
+    return id
+  }) as never
+  const errors = collectLogs(services, 'error')
+  try {
+    registrations.get('todo-reminders')!.config = { pollInterval: 400 }
+    await new PgBossQueueWorkers(boss).registerQueues(services.logger)
+    assert.deepEqual(started, [])
+    assert.ok(
+      errors.lines.some((line) => line.startsWith('Failed to register queue processor todo-reminders:') && line.includes('pollingIntervalSeconds must be at least every 500ms')),
+      errors.lines.join('\n'),
+    )
+  } finally {
+    errors.restore()
+    boss.work = work
+    registrations.get('todo-reminders')!.config = saved
+    for (const id of started) await boss.offWork('todo-reminders', { id })
+  }
+})
+
 test('priority-higher-first: on pg-boss a job with a higher priority number is handed out first', async () => {
   const queue = 'priority-probe-pg'
   const qs = pgBoss.getQueueService()
@@ -366,6 +395,25 @@ test('scheduler-start-registers-crons: PgBossSchedulerService.start() registers 
     await scheduler.stop()
   }
   assert.deepEqual(await boss.getSchedules(), [])
+})
+
+test('scheduler-start-prunes-others: start() deletes a pikku-recurring-scheduled-task_ schedule, and its queue, that no task of this app wires, as another app on the database would have', async () => {
+  const other = 'pikku-recurring-scheduled-task_other-app-report'
+  const scheduler = pgBoss.getSchedulerService()
+  try {
+    await boss.createQueue(other)
+    await boss.schedule(other, '0 3 * * *', { rpcName: 'otherAppReport' })
+    assert.ok((await boss.getSchedules()).some((s) => s.name === other))
+    await scheduler.start()
+    assert.ok(!(await boss.getSchedules()).some((s) => s.name === other))
+    assert.equal(await boss.getQueue(other), null)
+  } finally {
+    await scheduler.stop()
+    if (await boss.getQueue(other)) {
+      await boss.unschedule(other)
+      await boss.deleteQueue(other)
+    }
+  }
 })
 
 test('schedule-rpc-no-queue: scheduleRPC throws, because it sends to pikku-remote-internal-rpc, a queue nothing creates', async () => {
