@@ -15,6 +15,9 @@ import { isTodoOwner } from '../../src/permissions.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { recordingLogger, registerProbe } from './harness/core-probes.js'
 import { inspectFiles } from './harness/inspector.js'
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import { APP_DIR } from './harness/node-process.js'
 
 /** The page's getTodoV1: the first published contract, with no owner and no due date. */
 const getTodoV1 = pikkuFunc<{ todoId: string }, { todoId: string; title: string; done: boolean }>({
@@ -60,6 +63,40 @@ test('versioned-id-format: version n of a function is named <name>@v<n>', () => 
   assert.deepEqual(parseVersionedId('getTodo@v2'), { baseName: 'getTodo', version: 2 })
   // Not a version: v0 and non-numbers stay part of the name.
   assert.deepEqual(parseVersionedId('getTodo@v0'), { baseName: 'getTodo@v0', version: null })
+})
+
+/**
+ * One inspector run, with schemas, over the names a versioned function takes: getThingV1 and getThingV3 declare
+ * versions 1 and 3 (the same fields, in another order), getThing declares none and is wired to a route and a
+ * channel, remoteThing is marked remote: true. Shared by the tests below; about 20 s, so it runs once.
+ */
+let inspected: ReturnType<typeof inspectFiles> | undefined
+const inspectVersions = () =>
+  (inspected ??= inspectFiles(
+    'versions',
+    {
+      'things.ts': [
+        "import { pikkuSessionlessFunc } from '@pikku/core'",
+        "import { wireHTTP } from '@pikku/core/http'",
+        "import { wireChannel } from '@pikku/core/channel'",
+        "export const getThingV1 = pikkuSessionlessFunc<{ id: string; n: number }, { a: string }>({ version: 1, func: async () => ({ a: 'x' }) })",
+        "export const getThingV3 = pikkuSessionlessFunc<{ n: number; id: string }, { a: string }>({ version: 3, func: async () => ({ a: 'x' }) })",
+        "export const getThing = pikkuSessionlessFunc<{ id: string }, { b: string }>({ func: async () => ({ b: 'y' }) })",
+        "export const remoteThing = pikkuSessionlessFunc<{ id: string }, { b: string }>({ remote: true, func: async () => ({ b: 'y' }) })",
+        "wireHTTP({ method: 'get', route: '/thing/:id', func: getThing })",
+        "wireChannel({ name: 'things', route: '/things', onMessageWiring: { action: { getThing } } })",
+      ].join('\n'),
+    },
+    { schemaConfig: { tsconfig: join(APP_DIR, 'tsconfig.json') } },
+  ))
+
+test('inspector-version-names: a V<n> suffix matching the version is dropped, the unversioned function becomes the highest version plus one, and the route, the channel handler and the bare RPC name point at it', async () => {
+  const { reported, state } = await inspectVersions()
+  assert.deepEqual(reported, [])
+  assert.deepEqual(Object.keys(state.functions.meta).sort(), ['getThing@v1', 'getThing@v3', 'getThing@v4', 'remoteThing'])
+  assert.equal(state.http.meta.get['/thing/:id']!.pikkuFuncId, 'getThing@v4')
+  assert.equal(state.channels.meta.things!.messageWirings.action!.getThing!.pikkuFuncId, 'getThing@v4')
+  assert.equal(state.rpc.internalMeta.getThing, 'getThing@v4')
 })
 
 test('versioned-name-runs-that-version: rpc.invoke("getTodo@v1") runs the version 1 contract', async () => {
@@ -171,6 +208,49 @@ test('unknown-version-not-remote: with a deploymentService configured, rpc.invok
     wire: { session: alice } as never,
   })
   assert.deepEqual(calls, ['archiveTodo@v2'])
+})
+
+test('manifest-contents: the manifest leaves remote: true functions out and records 8-hex SHA-256 hashes of name and schema with sorted keys; arrays keep their order, so declaring the same fields in another order changes the input hash', async () => {
+  const { state } = await inspectVersions()
+  const contracts = state.manifest.current!.contracts
+  assert.ok(state.functions.meta.remoteThing)
+  assert.deepEqual(Object.keys(contracts), ['getThing'])
+  assert.equal(contracts.getThing!.latest, 4)
+  const v1 = contracts.getThing!.versions['1'] as { inputHash: string; outputHash: string }
+  const v3 = contracts.getThing!.versions['3'] as { inputHash: string; outputHash: string }
+  const sortDeep = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sortDeep)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]))
+    : v
+  const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(sortDeep(value))).digest('hex').slice(0, 8)
+  assert.equal(v1.inputHash, hash({ functionKey: 'getThing', inputSchema: state.schemas.GetThingV1Input }))
+  assert.equal(v1.outputHash, hash({ functionKey: 'getThing', outputSchema: state.schemas.GetThingV1Output }))
+  // The output types are the same, so the output hashes agree; the inputs differ only in the order of their fields.
+  assert.equal(v1.outputHash, v3.outputHash)
+  assert.notEqual(v1.inputHash, v3.inputHash)
+  assert.deepEqual([(state.schemas.GetThingV1Input as any).required, (state.schemas.GetThingV3Input as any).required], [['id', 'n'], ['n', 'id']])
+})
+
+test('manifest-check-codes: a changed recorded version is PKU861; a latest with no hashes is PKU862 with PKU863 for the same version; a skipped version is PKU864; a latest that is not the highest key is PKU865', async () => {
+  const { state } = await inspectVersions()
+  // contract-hashes.js is not among the package's exports; the file is reached by its path for validateContracts.
+  const { extractContractsFromMeta, validateContracts } = await import(
+    new URL('../../node_modules/@pikku/inspector/dist/utils/contract-hashes.js', import.meta.url).href
+  )
+  const current = extractContractsFromMeta(state.functions.meta)
+  const recorded = state.manifest.current!.contracts.getThing!.versions as Record<string, { inputHash: string; outputHash: string }>
+  const check = (latest: number, versions: Record<string, unknown>) =>
+    (validateContracts({ manifestVersion: 1, contracts: { getThing: { latest, versions } } }, current).errors as Array<{ code: string; version?: number }>)
+      .map(({ code, version }) => (version === undefined ? code : `${code} v${version}`))
+  assert.deepEqual(check(4, recorded), [])
+  assert.deepEqual(check(4, { ...recorded, 1: { ...recorded['1']!, outputHash: '00000000' } }), ['PKU861 v1'])
+  assert.deepEqual(check(4, { 1: recorded['1'], 3: recorded['3'] }), ['PKU863 v4', 'PKU862', 'PKU865'])
+  const noHashes = validateContracts({ manifestVersion: 1, contracts: { getThing: { latest: 4, versions: {} } } }, current).errors
+  const pku862 = noHashes.find(({ code }: { code: string }) => code === 'PKU862')
+  assert.match(pku862.message, /Set `version: 5` on the function/)
+  assert.equal(pku862.previousInputHash, undefined)
+  assert.deepEqual(check(1, { 1: recorded['1'] }), ['PKU864 v3', 'PKU864 v4'])
+  assert.deepEqual(check(3, { 1: recorded['1'], 3: recorded['3'], 4: recorded['4'] }), ['PKU865'])
 })
 
 test('duplicate-version-no-pku850: two declarations of version 1 of one name get the same id, so the inspector reports PKU851 when they sit in two files and nothing when they share one; PKU850 never fires', async () => {
