@@ -8,6 +8,7 @@ import { CorePikkuFetch, PikkuFetchError } from '@pikku/fetch'
 import { ConsoleLogger } from '@pikku/core/services'
 import { LocalContent } from '@pikku/core/services/local-content'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
+import { PikkuRPC } from '../../.pikku/pikku-rpc.gen.js'
 import { createTestJWT } from './harness/http.js'
 
 interface Seen {
@@ -163,4 +164,40 @@ test('fetch-client-sse-get: subscribeToSSE sends a GET with no body, asking for 
   )
   assert.deepEqual(events, [{ n: 1 }, { n: 2 }])
   assert.deepEqual(requests.map(({ method, url, body, headers }) => [method, url, body, headers.accept]), [['GET', '/todos/stream', '', 'text/event-stream']])
+})
+
+test('rpc-client-agent-paths: the generated PikkuRPC posts agent.run, agent.stream and agent.approve to /rpc/agent/<name>[/stream|/approve] through the fetch client, so agent.stream resolves undefined on an event stream; its subscribeToSSE is a bodiless GET', async () => {
+  const rpc = new PikkuRPC()
+  rpc.setServerUrl(url)
+  const input = { message: 'hello', threadId: 't', resourceId: 'r' }
+  const { result, requests } = await recording(
+    async () => {
+      const streamed = await rpc.agent.stream('helper', input)
+      const approved = await rpc.agent.approve('helper', { runId: 'run-1', approvals: [] })
+      const ran = await rpc.agent.run('helper' as never, input as never)
+      return { streamed, approved, ran }
+    },
+    { contentType: 'text/event-stream', body: 'data: {"n":1}\n\n' },
+  )
+  // The event-stream body is not JSON, so each post resolves undefined without an error.
+  assert.deepEqual(result, { streamed: undefined, approved: undefined, ran: undefined })
+  assert.deepEqual(
+    requests.map(({ method, url, body }) => [method, url, JSON.parse(body)]),
+    [
+      ['POST', '/rpc/agent/helper/stream', input],
+      ['POST', '/rpc/agent/helper/approve', { runId: 'run-1', approvals: [] }],
+      ['POST', '/rpc/agent/helper', input],
+    ],
+  )
+  const events: unknown[] = []
+  let handle: { close: () => void } | undefined
+  const { requests: sse } = await recording(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        handle = rpc.subscribeToSSE('/todos/stream', (event) => (events.push(event), resolve()), reject)
+      }).finally(() => handle?.close()),
+    { contentType: 'text/event-stream', body: 'data: {"n":1}\n\n' },
+  )
+  assert.deepEqual(events, [{ n: 1 }])
+  assert.deepEqual(sse.map(({ method, body }) => [method, body]), [['GET', '']])
 })

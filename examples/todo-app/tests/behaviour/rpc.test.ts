@@ -98,6 +98,25 @@ test('not-exposed-404: a function without expose: true answers 404 RPCNotFoundEr
   assert.ok(await app.services.todoStore.get(aliceTodoId))
 })
 
+test('exposed-scenario-step-404: rpc.exposed refuses a function marked as a scenario step with RPCNotFoundError though it has expose: true', async () => {
+  registerProbe('scenarioStepProbe', { func: async () => 'ran' }, { sessionless: true })
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, Record<string, unknown>>
+  meta.scenarioStepProbe!.expose = true
+  try {
+    // Exposed and not a step: it runs...
+    assert.equal(await rpcAs({ userId: 'alice' }).exposed('scenarioStepProbe', {}), 'ran')
+    // ...and the same function marked as a step is refused as if it did not exist.
+    meta.scenarioStepProbe!.scenarioStep = true
+    await assert.rejects(rpcAs({ userId: 'alice' }).exposed('scenarioStepProbe', {}), (error: unknown) => {
+      assert.ok(error instanceof RPCNotFoundError)
+      assert.equal(error.message, 'RPC function not found: scenarioStepProbe')
+      return true
+    })
+  } finally {
+    delete meta.scenarioStepProbe
+  }
+})
+
 test('unknown-name-404: a name no function has answers 404 with "RPC function not found: <name>"', async () => {
   const response = await post('/rpc/noSuchFunction', { rpcName: 'noSuchFunction' })
   assert.equal(response.status, 404)
@@ -241,6 +260,19 @@ test('invoke-unregistered-not-remote: a name in the generated metadata whose fun
     delete app.services.deploymentService
     await deploymentService.stop()
   }
+})
+
+test('invoke-missing-goes-remote: with a deploymentService, rpc.invoke of a name neither in the RPC metadata nor a function id goes to it with the name, data, session and trace id, and rpc.remote always does', async () => {
+  const calls: unknown[][] = []
+  const services = { ...app.services, deploymentService: { invoke: async (...args: unknown[]) => (calls.push(args), 'remote answer') } }
+  const rpc = rpcService.getContextRPCService(services as never, { session: { userId: 'alice' }, traceId: 'trace-1' } as never, false)
+  assert.equal(await rpc.invoke('elsewhereOnly' as never, { n: 1 } as never), 'remote answer')
+  // countOpenTodos is registered here, yet rpc.remote does not look.
+  assert.equal(await rpc.remote('countOpenTodos', {}), 'remote answer')
+  assert.deepEqual(calls, [
+    ['elsewhereOnly', { n: 1 }, { userId: 'alice' }, 'trace-1'],
+    ['countOpenTodos', {}, { userId: 'alice' }, 'trace-1'],
+  ])
 })
 
 test('remote-call-carries: rpc.remote posts to the registered deployment with a short-lived signed token, the encrypted session and the trace id', async () => {
@@ -414,6 +446,18 @@ test('remote-secret-gates: the receiver refuses every remote call with 401 while
       const unsigned = await fetch(`${app.url}/remote/rpc/probeRemoteTarget`, { method: 'POST', body: JSON.stringify({ data: {} }) })
       assert.equal(unsigned.status, 200)
       assert.deepEqual(await unsigned.json(), { session: null })
+      // A correctly signed call that carries alice's session: the session claim is not decrypted, so the call runs
+      // with what the global authBearer({}) made of the token, its claims, and no userId.
+      const { buildRemoteHeaders } = await import('@pikku/core/remote')
+      const signedWithSession = await fetch(`${app.url}/remote/rpc/probeRemoteTarget`, {
+        method: 'POST',
+        headers: await buildRemoteHeaders(jwt, withSecrets, 'probeRemoteTarget', { userId: 'alice' }),
+        body: JSON.stringify({ data: {} }),
+      })
+      assert.equal(signedWithSession.status, 200)
+      const { session } = (await signedWithSession.json()) as { session: Record<string, unknown> }
+      assert.equal(session.aud, 'pikku-remote')
+      assert.equal(session.userId, undefined)
       // The secret is set but the receiver has no jwt service: a plain Error, so a 500.
       app.services.secrets = withSecrets
       delete (app.services as { jwt?: unknown }).jwt
