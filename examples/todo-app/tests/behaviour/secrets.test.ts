@@ -219,7 +219,7 @@ test('typed-secret-missing-list: getMissing lists every declared secret without 
 test('secrets-meta-sidecar: the leaf does not export the declarations; LocalMetaService over .pikku returns pikku-secrets-meta.gen.json from getSecretsMeta()', async () => {
   const { LocalMetaService } = await import('@pikku/core/services/local-meta')
   const leaf = await import('#pikku/secrets')
-  assert.ok(!Object.values(leaf).some((value) => value === secretDefinitions))
+  assert.ok(!Object.values(leaf).some((value: unknown) => value === secretDefinitions))
   assert.ok(!Object.keys(leaf).some((name) => /meta/i.test(name)))
   const meta = new LocalMetaService(fileURLToPath(new URL('../../.pikku', import.meta.url)))
   assert.deepEqual(await meta.getSecretsMeta(), secretDefinitions)
