@@ -20,6 +20,7 @@ import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { captureConsole, recordingLogger, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { TodoLimitReachedError } from '../../src/errors.js'
 import { APP_DIR, runNode } from './harness/node-process.js'
+import { withEnv } from './harness/env.js'
 
 let app: SignedInApp
 let alice: Record<string, string>
@@ -453,6 +454,28 @@ test('http-registered-error-not-logged: a registered error (a 404 from getTodo) 
   assert.ok(!lines.some((l) => l.includes('trace-9')), lines.join('\n'))
 })
 
+test('http-unregistered-logged-by-message: the HTTP runner logs an unregistered error as its message alone, whether or not it carries expected: true', async () => {
+  let current = new Error('unset')
+  await withProbeRoute('probeUnregisteredLog', '/probe-unregistered-log', { func: async () => { throw current } }, {}, async () => {
+    app.services.logger.setLevel(LogLevel.info)
+    try {
+      for (const expected of [false, true]) {
+        const message = `probe failure, expected: ${expected}`
+        current = Object.assign(new Error(message), expected ? { expected: true } : {})
+        const lines = await captureConsole(async () => {
+          const response = await fetch(`${app.url}/probe-unregistered-log`, { headers: { 'x-request-id': 'unregistered-1' } })
+          assert.equal(response.status, 500)
+          await response.text()
+        })
+        assert.ok(lines.includes(`[unregistered-1] ERROR: ${message}`), lines.join('\n'))
+        assert.ok(!lines.some((line) => line.includes('    at ')), lines.join('\n'))
+      }
+    } finally {
+      app.services.logger.setLevel(LogLevel.critical)
+    }
+  })
+})
+
 test('http-unmatched-route-logged-with-id: a path no route matches answers 404 with the request id as errorId, and the runner logs "Route not found" through its request-scoped logger', async () => {
   app.services.logger.setLevel(LogLevel.info)
   const calls: unknown[][] = []
@@ -516,6 +539,37 @@ test('core-fetch-unregistered-error: an error with no registered status answers 
   assert.deepEqual(await generated.json(), { errorId: 'generated-1' })
 })
 
+test('http-5xx-payload-exposed: a 5xx error\'s thrown message and payload reach the client only with exposeErrors on outside production, which is core fetch\'s default there; a 4xx error\'s always do', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const { ServiceUnavailableError, ConflictError } = await import('@pikku/core/errors')
+  const payload = { retryIn: 30 }
+  let status = 503
+  const func = {
+    func: async () => {
+      const error = status === 503 ? new ServiceUnavailableError('Store is warming up') : new ConflictError('Title taken')
+      throw Object.assign(error, { payload })
+    },
+  }
+  await withProbeRoute('probePayload', '/probe-payload', func, {}, async () => {
+    const call = async (options?: { exposeErrors: boolean }) =>
+      (await pikkuFetch(new Request('http://localhost/probe-payload', { headers: { 'x-request-id': 'payload-1' } }), options)).json()
+    const registered = 'The server is currently unavailable (overloaded or down).'
+    const hidden = { name: 'ServiceUnavailableError', message: registered, errorId: 'payload-1' }
+    const shown = { name: 'ServiceUnavailableError', message: 'Store is warming up', payload, errorId: 'payload-1' }
+    await withEnv({ NODE_ENV: 'development' }, async () => {
+      assert.deepEqual(await call(), shown)
+      assert.deepEqual(await call({ exposeErrors: true }), shown)
+      assert.deepEqual(await call({ exposeErrors: false }), hidden)
+    })
+    await withEnv({ NODE_ENV: 'production' }, async () => {
+      assert.deepEqual(await call(), hidden)
+      assert.deepEqual(await call({ exposeErrors: true }), hidden)
+      status = 409
+      assert.deepEqual(await call({ exposeErrors: false }), { name: 'ConflictError', message: 'Title taken', payload, errorId: 'payload-1' })
+    })
+  })
+})
+
 test('custom-error-registered-message: TodoLimitReachedError thrown without a message answers 409 with the message src/errors.ts registers, a subclass with no addError of its own answers the same, and a message given at the throw replaces it', async () => {
   const { fetch: pikkuFetch } = await import('@pikku/core/http')
   class CappedAtTen extends TodoLimitReachedError {}
@@ -532,6 +586,72 @@ test('custom-error-registered-message: TodoLimitReachedError thrown without a me
     assert.deepEqual(await call(), { status: 409, body: { name: 'CappedAtTen', message: registered, errorId: 'limit-1' } })
     toThrow = () => new TodoLimitReachedError('Ten open to-dos at most')
     assert.deepEqual(await call(), { status: 409, body: { name: 'TodoLimitReachedError', message: 'Ten open to-dos at most', errorId: 'limit-1' } })
+    // A subclass of a built-in class inherits its mapping the same way.
+    class TodoNotFoundError extends NotFoundError {}
+    toThrow = () => new TodoNotFoundError()
+    assert.equal((await call()).status, 404)
+  })
+})
+
+test('errors-field-metadata-only: a function\'s errors list is recorded in the verbose metadata only, and an error it does not list still answers with its own status', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const { readFileSync } = await import('node:fs')
+  // addTodoToCalendar lists NotFoundError; the verbose metadata keeps that list, the runtime metadata has no errors field.
+  const verbose = JSON.parse(readFileSync(join(APP_DIR, '.pikku/function/pikku-functions-meta-verbose.gen.json'), 'utf8'))
+  assert.deepEqual(verbose.addTodoToCalendar.errors, ['NotFoundError'])
+  const runtimeMeta = pikkuState(null, 'function', 'meta') as Record<string, Record<string, unknown>>
+  assert.ok(runtimeMeta.addTodoToCalendar)
+  assert.equal('errors' in runtimeMeta.addTodoToCalendar, false)
+  // A function that lists only NotFoundError and throws ConflictError answers 409 all the same.
+  const { ConflictError } = await import('@pikku/core/errors')
+  const func = { errors: [NotFoundError], func: async () => { throw new ConflictError('Listed nowhere') } }
+  await withProbeRoute('probeErrorsField', '/probe-errors-field', func, {}, async () => {
+    const response = await pikkuFetch(new Request('http://localhost/probe-errors-field'))
+    assert.equal(response.status, 409)
+    assert.equal((await response.json()).message, 'Listed nowhere')
+  })
+})
+
+test('error-registry-gaps: no registered class answers 418, 421, 425, 426, 428, 431 or 451; RPCNotFoundError and the workflow errors register 404s of their own', async () => {
+  const { RPCNotFoundError } = await import('@pikku/core/rpc')
+  const { WorkflowNotFoundError, WorkflowRunNotFoundError } = await import('@pikku/core/workflow')
+  const registry = pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>
+  const statuses = new Set([...registry.values()].map((details) => details.status))
+  for (const status of [418, 421, 425, 426, 428, 431, 451]) assert.equal(statuses.has(status), false, String(status))
+  assert.equal(registry.get(RPCNotFoundError)?.status, 404)
+  assert.equal(registry.get(WorkflowNotFoundError)?.status, 404)
+  assert.equal(registry.get(WorkflowRunNotFoundError)?.status, 404)
+})
+
+test('expected-error-flag: isExpectedError is true for any PikkuError and for an error carrying expected: true, false otherwise', async () => {
+  const { isExpectedError } = await import('@pikku/core/errors')
+  assert.equal(isExpectedError(new NotFoundError()), true)
+  assert.equal(isExpectedError(new PikkuError('plain pikku error')), true)
+  assert.equal(isExpectedError(Object.assign(new Error('rehydrated'), { expected: true })), true)
+  assert.equal(isExpectedError(Object.assign(new Error('truthy only'), { expected: 'yes' })), false)
+  assert.equal(isExpectedError(new Error('plain')), false)
+})
+
+test('plain-error-classes-500: SecretAccessDeniedError, SecretCoercionError and AbandonedError are plain Errors with no registered status, so a route that throws one answers 500', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const { AbandonedError } = await import('@pikku/core/function')
+  const { SecretCoercionError } = await import('@pikku/core/classification')
+  const registry = pikkuState(null, 'misc', 'errors') as Map<unknown, unknown>
+  const makers: Array<() => Error> = [
+    () => new SecretAccessDeniedError(),
+    () => new SecretCoercionError(),
+    () => new AbandonedError('abandoned'),
+  ]
+  let current: () => Error = makers[0]!
+  await withProbeRoute('probePlainErrors', '/probe-plain-errors', { func: async () => { throw current() } }, {}, async () => {
+    for (const make of makers) {
+      current = make
+      const error = make()
+      assert.equal(error instanceof PikkuError, false, error.name)
+      assert.equal(registry.has(error.constructor), false, error.name)
+      const response = await pikkuFetch(new Request('http://localhost/probe-plain-errors'), { exposeErrors: false })
+      assert.equal(response.status, 500, error.name)
+    }
   })
 })
 
