@@ -86,6 +86,52 @@ test('bearer-scheme-public-route-401: the scheme check also runs on a public rou
   assert.equal(response.status, 401)
 })
 
+/** Runs `body` with the app's jwt service wrapped so that a decode that fails throws InvalidSessionError; put back after. */
+const withRejectingDecode = async (body: () => Promise<void>) => {
+  const services = app.services as { jwt?: JWTService }
+  const saved = services.jwt!
+  services.jwt = {
+    encode: (expiresIn, payload) => saved.encode(expiresIn, payload),
+    decode: async <T>(hash: string) => {
+      try {
+        return await saved.decode<T>(hash)
+      } catch {
+        throw new InvalidSessionError()
+      }
+    },
+  }
+  try {
+    await body()
+  } finally {
+    services.jwt = saved
+  }
+}
+
+/** The events of an SSE answer that ends by itself, read to its end: the status and each data: frame, parsed. */
+const finishedStream = async (path: string, headers: Record<string, string>) => {
+  const response = await fetch(`${app.url}${path}`, { headers: { accept: 'text/event-stream', ...headers } })
+  const text = await response.text()
+  const events = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)))
+  return { status: response.status, events }
+}
+
+test('sse-unverified-token-events: on the sse route GET /todos/changes an expired or forged token answers 200 with an "Internal server error" event, then done; behind a decode that throws InvalidSessionError the event holds that class\'s registered message instead of a 401', async () => {
+  const expired = await jwt.encode({ value: -1, unit: 'hour' }, alice)
+  const forged = await forgedToken(alice)
+  for (const bad of [expired, forged]) {
+    assert.deepEqual(await finishedStream('/todos/changes', { authorization: `Bearer ${bad}` }), {
+      status: 200,
+      events: [{ type: 'error', errorText: 'Internal server error' }, { type: 'done' }],
+    })
+  }
+  await withRejectingDecode(async () => {
+    assert.deepEqual(await finishedStream('/todos/changes', { authorization: `Bearer ${expired}` }), {
+      status: 200,
+      events: [{ type: 'error', errorText: 'The session provided is not valid.' }, { type: 'done' }],
+    })
+  })
+})
+
 test('bearer-forged-500: a token signed with another key answers 500 with an errorId', async () => {
   const forged = await forgedToken(alice)
   await assert.rejects(jwt.decode(forged))
@@ -248,27 +294,13 @@ test('fetch-client-apikey: the generated fetch client sends setAPIKey as X-API-K
 })
 
 test('rejecting-decode-401: a jwt service whose decode throws InvalidSessionError turns a bad token into 401, on public routes too', async () => {
-  const services = app.services as { jwt?: JWTService }
-  const saved = services.jwt!
-  services.jwt = {
-    encode: (expiresIn, payload) => saved.encode(expiresIn, payload),
-    decode: async <T>(hash: string) => {
-      try {
-        return await saved.decode<T>(hash)
-      } catch {
-        throw new InvalidSessionError()
-      }
-    },
-  }
-  try {
-    const expired = await saved.encode({ value: -1, unit: 'hour' }, alice)
+  await withRejectingDecode(async () => {
+    const expired = await jwt.encode({ value: -1, unit: 'hour' }, alice)
     const privateRoute = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${expired}` } })
     assert.equal(privateRoute.status, 401)
     const publicRoute = await fetch(`${app.url}/health`, { headers: { cookie: `todo_session=${expired}` } })
     assert.equal(publicRoute.status, 401)
-  } finally {
-    services.jwt = saved
-  }
+  })
 })
 
 test('all-three-last-wins: with a bearer token, a cookie and an API key, the API key\'s session is used', async () => {
