@@ -14,6 +14,7 @@ import type { UserSession } from '../../src/application-types.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { registerProbe } from './harness/core-probes.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 
 /** An in-memory session store that records every call the runner makes to it. */
 class RecordingSessionStore extends InMemorySessionStore<UserSession> {
@@ -249,4 +250,31 @@ test('socket-session-per-connection: calls that share one session service, as me
       delete meta[name]
     }
   }
+})
+
+test('pku573-channel-cli-handlers: auth: false in front of an exported pikkuFunc is a critical PKU573 on a channel\'s onConnect, onDisconnect and onMessage and on a CLI command, but not on a handler of onMessageWiring', async () => {
+  const head = [
+    "import { pikkuCLICommand, pikkuFunc, pikkuSessionlessFunc, wireChannel, wireCLI } from '@pikku/core'",
+    'export const mine = pikkuFunc<void, string>({ func: async (_services, _data, { session }) => (session as any).userId })',
+    'export const open = pikkuSessionlessFunc<void, string>({ func: async () => "open" })',
+  ].join('\n')
+  const cases: Record<string, string> = {
+    onConnect: "wireChannel({ name: 'c', route: '/c', auth: false, onConnect: mine })",
+    onDisconnect: "wireChannel({ name: 'c', route: '/c', auth: false, onConnect: open, onDisconnect: mine })",
+    onMessage: "wireChannel({ name: 'c', route: '/c', auth: false, onConnect: open, onMessage: mine })",
+    onMessageWiring: "wireChannel({ name: 'c', route: '/c', auth: false, onConnect: open, onMessageWiring: { action: { mine } } })",
+    cli: "wireCLI({ program: 'p', commands: { go: pikkuCLICommand({ func: mine, auth: false }) } })",
+  }
+  const found: Record<string, string[]> = {}
+  for (const [name, wiring] of Object.entries(cases)) {
+    const { reported } = await inspectFiles(`sessions-pku573-${name}`, { 'probe.ts': `${head}\n${wiring}\n` })
+    found[name] = codes(reported).filter((c) => c.startsWith('PKU573'))
+  }
+  assert.deepEqual(found, {
+    onConnect: ['PKU573 critical'],
+    onDisconnect: ['PKU573 critical'],
+    onMessage: ['PKU573 critical'],
+    onMessageWiring: [],
+    cli: ['PKU573 critical'],
+  })
 })
