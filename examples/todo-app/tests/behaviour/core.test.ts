@@ -638,7 +638,7 @@ test('plain-error-classes-500: SecretAccessDeniedError, SecretCoercionError and 
   const { SecretCoercionError } = await import('@pikku/core/classification')
   const registry = pikkuState(null, 'misc', 'errors') as Map<unknown, unknown>
   const makers: Array<() => Error> = [
-    () => new SecretAccessDeniedError(),
+    () => new SecretAccessDeniedError('a probe function'),
     () => new SecretCoercionError(),
     () => new AbandonedError('abandoned'),
   ]
