@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import { rpcService, RPCNotFoundError } from '@pikku/core/rpc'
-import { startExpressApp, type RunningApp } from './harness/app.js'
+import { collectLogs, startExpressApp, type RunningApp } from './harness/app.js'
 import { freePort } from './harness/services.js'
 import { runTempDir } from './harness/temp.js'
 import { createTestJWT } from './harness/http.js'
@@ -102,17 +102,14 @@ test('addon-auth-false-warns: an install with auth: false does not open an addon
   funcMeta.whoAmIProbe = { pikkuFuncId: 'whoAmIProbe', inputSchemaName: null, outputSchemaName: null }
   functions.set('whoAmIProbe', { func: async (_services: unknown, _data: unknown, wire: any) => wire.session })
   pikkuState(null, 'addons', 'packages').set('chatopen', { package: pkg, auth: false })
-  const warnings: string[] = []
-  const logger = app.services.logger as any
-  const originalWarn = logger.warn
-  logger.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '))
+  const warnings = collectLogs(app.services, 'warn')
   try {
     await assert.rejects(rpcAs().invoke('chatopen:whoAmIProbe' as never, {} as never), { name: 'ForbiddenError', message: 'Authentication required' })
     assert.deepEqual(await alice().invoke('chatopen:whoAmIProbe' as never, {} as never), { userId: 'alice' })
-    const disabled = warnings.filter((w) => w.startsWith("Function 'whoAmIProbe' requires a session but auth was explicitly disabled"))
-    assert.equal(disabled.length, 2, JSON.stringify(warnings))
+    const disabled = warnings.lines.filter((w) => w.startsWith("Function 'whoAmIProbe' requires a session but auth was explicitly disabled"))
+    assert.equal(disabled.length, 2, JSON.stringify(warnings.lines))
   } finally {
-    logger.warn = originalWarn
+    warnings.restore()
     delete funcMeta.whoAmIProbe
     functions.delete('whoAmIProbe')
     pikkuState(null, 'addons', 'packages').delete('chatopen')
