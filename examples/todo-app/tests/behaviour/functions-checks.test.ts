@@ -5,19 +5,20 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { codes, inspectFiles } from './harness/inspector.js'
 
-test('list-func-recorded-sessionless: only pikkuFunc is recorded as needing a session; pikkuListFunc and pikkuSessionlessFunc are recorded as sessionless', async () => {
+test('list-func-recorded-sessionless: only pikkuFunc is recorded as needing a session; pikkuListFunc, pikkuSessionlessFunc and pikkuVoidFunc are recorded as sessionless', async () => {
   const { state } = await inspectFiles('functions-sessionless', {
     'probe.functions.ts': [
-      "import { pikkuFunc, pikkuListFunc, pikkuSessionlessFunc } from '@pikku/core'",
+      "import { pikkuFunc, pikkuListFunc, pikkuSessionlessFunc, pikkuVoidFunc } from '@pikku/core'",
       'export const mine = pikkuFunc<void, string>({ func: async () => "mine" })',
       'export const open = pikkuSessionlessFunc<void, string>({ func: async () => "open" })',
       'export const listed = pikkuListFunc<void, string>({ func: async () => ({ rows: [] }) as any })',
+      'export const tick = pikkuVoidFunc({ func: async () => {} })',
     ].join('\n'),
   })
   const meta = (state as any).functions.meta
   assert.deepEqual(
-    { mine: meta.mine.sessionless, open: meta.open.sessionless, listed: meta.listed.sessionless },
-    { mine: false, open: true, listed: true },
+    { mine: meta.mine.sessionless, open: meta.open.sessionless, listed: meta.listed.sessionless, tick: meta.tick?.sessionless },
+    { mine: false, open: true, listed: true, tick: true },
   )
 })
 
