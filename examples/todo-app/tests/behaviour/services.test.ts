@@ -293,11 +293,24 @@ test('secrets-denied-in-permission: a permission reading services.secrets throws
 })
 
 test('secrets-denied-http-500: a SecretAccessDeniedError that escapes an HTTP function is answered with 500', async () => {
-  const func = { func: async (services: any) => services.secrets.getSecret('JWT_SECRET') }
+  // The function records what reading secrets threw, so the 500 is known to come from that error.
+  const thrown: unknown[] = []
+  const func = {
+    func: async (services: any) => {
+      try {
+        return await services.secrets.getSecret('JWT_SECRET')
+      } catch (error) {
+        thrown.push(error)
+        throw error
+      }
+    },
+  }
   await withProbeRoute('probeReadsSecrets', '/probe-reads-secrets', func, {}, async () => {
     const response = await fetch(`${app.url}/probe-reads-secrets`)
     assert.equal(response.status, 500)
   })
+  assert.equal(thrown.length, 1)
+  assert.ok(thrown[0] instanceof SecretAccessDeniedError)
 })
 
 test('permission-no-wire-services: a permission guard gets the singleton services only; the wire services are built after it passes', async () => {
