@@ -165,19 +165,24 @@ test('wire-services-not-built-before-checks: a call that fails validation or lac
   })
   assert.equal(response.status, 422)
   registerProbe('scopedWireProbe', { scopes: ['todos:admin'], func: async () => 'ran' } as never)
-  const runScoped = (scopes: string[]) =>
-    runPikkuFunc('rpc', 'scopedWireProbe', 'scopedWireProbe', {
-      singletonServices: app.services as never,
-      createWireServices: getCreateWireServices(),
-      data: () => ({}),
-      wire: { session: { userId: 'alice', role: 'member', scopes } } as never,
-    })
-  await assert.rejects(runScoped([]), { name: 'MissingScopeError' })
-  assert.deepEqual(seen.created, [])
-  assert.equal(seen.closed, 0)
-  // The same call with the scope does build them: the check above could fail.
-  assert.equal(await runScoped(['todos:admin']), 'ran')
-  assert.deepEqual(seen.created, ['alice'])
+  try {
+    const runScoped = (scopes: string[]) =>
+      runPikkuFunc('rpc', 'scopedWireProbe', 'scopedWireProbe', {
+        singletonServices: app.services as never,
+        createWireServices: getCreateWireServices(),
+        data: () => ({}),
+        wire: { session: { userId: 'alice', role: 'member', scopes } } as never,
+      })
+    await assert.rejects(runScoped([]), { name: 'MissingScopeError' })
+    assert.deepEqual(seen.created, [])
+    assert.equal(seen.closed, 0)
+    // The same call with the scope does build them: the check above could fail.
+    assert.equal(await runScoped(['todos:admin']), 'ran')
+    assert.deepEqual(seen.created, ['alice'])
+  } finally {
+    ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete('scopedWireProbe')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).scopedWireProbe
+  }
 })
 
 test('wire-services-closed-after-throw: close() runs when the function throws', async () => {
