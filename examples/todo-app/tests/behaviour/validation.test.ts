@@ -5,7 +5,7 @@ import '#pikku/pikku-bootstrap.gen.js'
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { ConsoleLogger, LogLevel, type SchemaService } from '@pikku/core/services'
-import { UnprocessableContentError, MissingSchemaError } from '@pikku/core/errors'
+import { UnprocessableContentError, MissingSchemaError, MissingServiceError } from '@pikku/core/errors'
 import { addSchema, coerceTopLevelDataFromSchema, compileAllSchemas, getSchema, validateSchema } from '@pikku/core/schema'
 import { AjvSchemaService } from '@pikku/schema-ajv'
 import { CFWorkerSchemaService } from '@pikku/schema-cfworker'
@@ -255,6 +255,44 @@ test('runner-validates-with-schema: the function runner has the schema service c
       delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>)[name]
     }
   }
+})
+
+test('output-not-validated: the function runner sends back what a function returns without checking it against the function\'s output schema', async () => {
+  const cf = new CFWorkerSchemaService(logger)
+  const wrong = { surprise: true }
+  // The output schema refuses the value, so only the runner's skipping lets it through.
+  await assert.rejects(validateSchema(logger, cf, 'ListTodosOutput', wrong), UnprocessableContentError)
+  registerProbe('outputProbe', { func: async () => wrong }, { sessionless: true })
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, { outputSchemaName?: string | null }>
+  meta.outputProbe!.outputSchemaName = 'ListTodosOutput'
+  try {
+    const rpc: any = rpcService.getContextRPCService({ logger, schema: cf } as never, {}, false)
+    assert.equal(await rpc.invoke('outputProbe', {}), wrong)
+  } finally {
+    pikkuState(null, 'function', 'functions').delete('outputProbe')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).outputProbe
+  }
+})
+
+test('zod-transform-value-as-sent: through the function runner, a field whose zod schema has a transform reaches the function as it was sent, not transformed', async () => {
+  addSchema('TransformProbeInput', z.toJSONSchema(z.object({ count: z.string().transform(Number) }), { unrepresentable: 'any' }))
+  registerProbe('transformProbe', { func: async (_services: unknown, data: unknown) => structuredClone(data) }, { sessionless: true, inputSchemaName: 'TransformProbeInput' })
+  try {
+    const rpc: any = rpcService.getContextRPCService({ logger, schema: new CFWorkerSchemaService(logger) } as never, {}, false)
+    assert.deepEqual(await rpc.invoke('transformProbe', { count: '3' }), { count: '3' })
+  } finally {
+    pikkuState(null, 'misc', 'schemas').delete('TransformProbeInput')
+    pikkuState(null, 'function', 'functions').delete('transformProbe')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).transformProbe
+  }
+})
+
+test('schema-error-statuses: core registers UnprocessableContentError with status 422, and MissingSchemaError and MissingServiceError with 500', () => {
+  // Core's error registry, which the HTTP runner reads for a thrown error's status.
+  const registered = pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>
+  assert.equal(registered.get(UnprocessableContentError)?.status, 422)
+  assert.equal(registered.get(MissingSchemaError)?.status, 500)
+  assert.equal(registered.get(MissingServiceError)?.status, 500)
 })
 
 test('no-schema-name-no-data: validateSchema with no schema name refuses data with 422 "No data expected" (the channel runner\'s check)', async () => {
