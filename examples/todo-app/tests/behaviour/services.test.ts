@@ -8,6 +8,10 @@ import { runPikkuFunc } from '@pikku/core/function'
 import { getCreateWireServices, getSingletonServices, pikkuState } from '@pikku/core/state'
 import { executeCLI } from '@pikku/core/cli'
 import { LogLevel, SecretAccessDeniedError } from '@pikku/core/services'
+import { InvalidSessionError } from '@pikku/core/errors'
+import { authAPIKey, authBearer, authCookie } from '@pikku/core/middleware'
+import { JoseJWTService } from '@pikku/jose'
+import { createHmac } from 'node:crypto'
 import { LocalContent } from '@pikku/core/services/local-content'
 import { LocalEventHubService } from '@pikku/core/channel/local'
 import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
@@ -395,6 +399,54 @@ test('local-event-hub-drops-failing-send: a subscriber whose send throws is drop
 })
 
 // --- the content service (docs/api/content-service.mdx): LocalContent and its request handler ---
+
+test('jose-decode-errors: JoseJWTService.verify resolves with nothing; decode ignores invalidHashError and throws jose\'s own error for an expired, forged or malformed token, "Missing secret for id: <kid>" for an unknown kid after reading the key list again (verify reads it too), and "No secrets configured" for a token with no kid when it holds no key', async () => {
+  let reads = 0
+  const keys = [{ id: 'key-1', value: 'first-key-of-at-least-32-characters' }]
+  const service = new JoseJWTService(async () => (reads++, keys))
+  const token = await service.encode({ value: 1, unit: 'hour' }, { userId: 'u_alice' })
+  assert.equal(await service.verify(token), undefined)
+  const given = new InvalidSessionError()
+  const joseCode = (code: string) => (error: any) => error !== given && error.code === code
+  // A token signed by hand with the service's own key, so that its header and claims can be anything.
+  const signed = (header: object, claims: object) => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    const body = `${part({ alg: 'HS256', ...header })}.${part({ userId: 'u_alice', ...claims })}`
+    return `${body}.${createHmac('sha256', keys[0]!.value).update(body).digest('base64url')}`
+  }
+  const expired = signed({ kid: 'key-1' }, { exp: Math.floor(Date.now() / 1000) - 60 })
+  await assert.rejects(service.decode(expired, given), joseCode('ERR_JWT_EXPIRED'))
+  const forged = await new JoseJWTService(async () => [{ id: 'key-1', value: 'another-key-of-at-least-32-characters' }])
+    .encode({ value: 1, unit: 'hour' }, { userId: 'u_alice' })
+  await assert.rejects(service.decode(forged, given), joseCode('ERR_JWS_SIGNATURE_VERIFICATION_FAILED'))
+  // jose reads the header first, and a malformed token fails there with a plain TypeError.
+  await assert.rejects(service.decode('not-a-token', given), (error: any) => error instanceof TypeError && error.message === 'Invalid Token or Protected Header formatting')
+  const unknownKid = await new JoseJWTService(async () => [{ id: 'key-9', value: 'ninth-key-of-at-least-32-characters' }])
+    .encode({ value: 1, unit: 'hour' }, { userId: 'u_alice' })
+  const before = reads
+  await assert.rejects(service.decode(unknownKid, given), (error: any) => error !== given && error.message === 'Missing secret for id: key-9')
+  assert.equal(reads, before + 1)
+  await assert.rejects(service.verify(unknownKid), { message: 'Missing secret for id: key-9' })
+  assert.equal(reads, before + 2)
+  const noKid = signed({}, { exp: Math.floor(Date.now() / 1000) + 3600 })
+  await assert.rejects(new JoseJWTService(async () => []).decode(noKid, given), (error: any) => error !== given && error.message === 'No secrets configured')
+})
+
+test('auth-middleware-decode-token-only: authBearer (with no token option), authCookie and authAPIKey call jwt.decode with the credential alone and let what it throws through', async () => {
+  const calls: unknown[][] = []
+  const thrown = new Error('decode failed')
+  const jwt = { decode: async (...args: unknown[]) => { calls.push(args); throw thrown }, encode: async () => '', verify: async () => {} }
+  const request = {
+    header: (name: string) => ({ authorization: 'Bearer bearer-token', 'x-api-key': 'api-key' })[name.toLowerCase()] ?? null,
+    cookie: (name: string) => (name === 'session' ? 'cookie-token' : undefined),
+    query: () => ({}),
+  }
+  const wire = { http: { request, response: { cookie: () => {} } }, setSession: () => {}, getSession: () => undefined, hasSessionChanged: () => false }
+  const middleware = [authBearer(), authCookie({ name: 'session', options: {}, expiresIn: { value: 1, unit: 'hour' } }), authAPIKey({ source: 'header' })]
+  for (const run of middleware as any[])
+    await assert.rejects(run({ jwt, logger: app.services.logger }, wire, async () => {}), (error: unknown) => error === thrown)
+  assert.deepEqual(calls, [['bearer-token'], ['cookie-token'], ['api-key']])
+})
 
 const contentSetup = async () => {
   const root = runTempDir('content')
