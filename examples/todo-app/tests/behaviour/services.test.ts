@@ -8,8 +8,8 @@ import { runPikkuFunc } from '@pikku/core/function'
 import { getCreateWireServices, getSingletonServices, pikkuState } from '@pikku/core/state'
 import { executeCLI } from '@pikku/core/cli'
 import { LogLevel, SecretAccessDeniedError } from '@pikku/core/services'
-import { InvalidSessionError } from '@pikku/core/errors'
-import { authAPIKey, authBearer, authCookie } from '@pikku/core/middleware'
+import { InvalidSessionError, UnauthorizedError } from '@pikku/core/errors'
+import { authAPIKey, authBearer, authCookie, pikkuRemoteAuthMiddleware } from '@pikku/core/middleware'
 import { JoseJWTService } from '@pikku/jose'
 import { createHmac } from 'node:crypto'
 import { LocalContent } from '@pikku/core/services/local-content'
@@ -446,6 +446,61 @@ test('auth-middleware-decode-token-only: authBearer (with no token option), auth
   for (const run of middleware as any[])
     await assert.rejects(run({ jwt, logger: app.services.logger }, wire, async () => {}), (error: unknown) => error === thrown)
   assert.deepEqual(calls, [['bearer-token'], ['cookie-token'], ['api-key']])
+})
+
+test('auth-middleware-decoded-session: a falsy decode result sets no session in authBearer, authCookie or authAPIKey; authCookie also drops a payload holding only standard JWT claims, which the other two set', async () => {
+  const run = async (decoded: unknown) => {
+    const jwt = { decode: async () => decoded, encode: async () => '', verify: async () => {} }
+    const request = {
+      header: (name: string) => ({ authorization: 'Bearer t', 'x-api-key': 't' })[name.toLowerCase()] ?? null,
+      cookie: () => 't',
+      query: () => ({}),
+    }
+    const sessions: string[] = []
+    const middleware = {
+      bearer: authBearer(),
+      cookie: authCookie({ name: 'session', options: {}, expiresIn: { value: 1, unit: 'hour' } }),
+      apiKey: authAPIKey({ source: 'header' }),
+    }
+    for (const [name, run] of Object.entries(middleware) as [string, any][]) {
+      const wire = { http: { request, response: { cookie: () => {} } }, setSession: () => void sessions.push(name), getSession: () => undefined, hasSessionChanged: () => false }
+      await run({ jwt, logger: app.services.logger }, wire, async () => {})
+    }
+    return sessions
+  }
+  for (const falsy of [null, undefined, 0, '']) assert.deepEqual(await run(falsy), [])
+  assert.deepEqual(await run({ iat: 1, exp: 2 }), ['bearer', 'apiKey'])
+  assert.deepEqual(await run({ userId: 'u_alice', iat: 1, exp: 2 }), ['bearer', 'cookie', 'apiKey'])
+})
+
+test('remote-auth-refusals: with a secrets service, pikkuRemoteAuthMiddleware answers a /remote/rpc/ request with UnauthorizedError (401) when PIKKU_REMOTE_SECRET is unset, and with the secret set and a jwt service when there is no bearer token or it does not decode; with the secret but no jwt service it throws a plain Error, which has no registered status', async () => {
+  const key = 'k'.repeat(64)
+  const secretsWith = (value?: string) => ({
+    getSecret: async () => {
+      if (value === undefined) throw new Error('no such secret')
+      return { reveal: () => value }
+    },
+  })
+  const jwt = { decode: async () => { throw new Error('bad token') }, encode: async () => '', verify: async () => {} }
+  const wireFor = (authorization?: string) => ({
+    http: { request: { path: () => '/remote/rpc/listTodos', header: (name: string) => (name.toLowerCase() === 'authorization' ? authorization : undefined) } },
+    setSession: () => {},
+  })
+  const registered = pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>
+  assert.equal(registered.get(UnauthorizedError)?.status, 401)
+  const middleware = pikkuRemoteAuthMiddleware as any
+  const cases: Array<[unknown, string | undefined]> = [
+    [{ secrets: secretsWith(), jwt }, 'Bearer anything'],
+    [{ secrets: secretsWith(key), jwt }, undefined],
+    [{ secrets: secretsWith(key), jwt }, 'Bearer not-decodable'],
+  ]
+  for (const [services, authorization] of cases)
+    await assert.rejects(middleware(services, wireFor(authorization), async () => {}), (error: unknown) => error instanceof UnauthorizedError)
+  await assert.rejects(middleware({ secrets: secretsWith(key) }, wireFor('Bearer anything'), async () => {}), (error: any) => {
+    assert.equal(error.constructor, Error)
+    assert.equal(registered.get(error.constructor), undefined)
+    return true
+  })
 })
 
 const contentSetup = async () => {
