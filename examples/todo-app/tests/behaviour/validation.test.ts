@@ -14,6 +14,9 @@ import { z } from 'zod'
 import { recordingLogger, registerProbe } from './harness/core-probes.js'
 import { rpcService } from '@pikku/core/rpc'
 import { inspectFiles } from './harness/inspector.js'
+import { APP_DIR } from './harness/node-process.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 const logger = new ConsoleLogger()
 if (!process.env.LOG) logger.setLevel(LogLevel.critical)
@@ -33,6 +36,15 @@ test('generated-schemas-registered: the generated bootstrap registers a JSON Sch
   assert.equal(getSchema('CreateTodoInput')?.type, 'object')
   assert.ok(Object.hasOwn(getSchema('CreateTodoInput')?.properties ?? {}, 'title'))
   assert.equal(getSchema('ListTodosOutput')?.$schema, 'http://json-schema.org/draft-07/schema#')
+})
+
+test('generated-schema-files: codegen writes each schema as a JSON file under .pikku/schemas/schemas/ and a register.gen.ts beside it that registers each one by its name', () => {
+  const dir = join(APP_DIR, '.pikku', 'schemas')
+  const register = readFileSync(join(dir, 'register.gen.ts'), 'utf8')
+  for (const name of ['CreateTodoInput', 'ListTodosOutput']) {
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'schemas', `${name}.schema.json`), 'utf8')), JSON.parse(JSON.stringify(getSchema(name))))
+    assert.ok(register.includes(`addSchema('${name}', ${name})`), name)
+  }
 })
 
 test('ajv-rejects-draft-2020: AjvSchemaService throws on compiling a zod-made schema', () => {
