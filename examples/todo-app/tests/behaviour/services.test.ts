@@ -7,7 +7,7 @@ import { requiredSingletonServices } from '#pikku/pikku-services.gen.js'
 import { runPikkuFunc } from '@pikku/core/function'
 import { getCreateWireServices, getSingletonServices, pikkuState } from '@pikku/core/state'
 import { executeCLI } from '@pikku/core/cli'
-import { LogLevel, SecretAccessDeniedError } from '@pikku/core/services'
+import { LogLevel, SecretAccessDeniedError, type JWTService } from '@pikku/core/services'
 import { InvalidSessionError, UnauthorizedError } from '@pikku/core/errors'
 import { authAPIKey, authBearer, authCookie, pikkuRemoteAuthMiddleware } from '@pikku/core/middleware'
 import { JoseJWTService } from '@pikku/jose'
@@ -407,6 +407,8 @@ test('jose-decode-errors: JoseJWTService.verify resolves with nothing; decode ig
   const token = await service.encode({ value: 1, unit: 'hour' }, { userId: 'u_alice' })
   assert.equal(await service.verify(token), undefined)
   const given = new InvalidSessionError()
+  // Through core's JWTService interface, whose decode takes an invalidHashError; JoseJWTService's own signature does not.
+  const asJWTService: JWTService = service
   const joseCode = (code: string) => (error: any) => error !== given && error.code === code
   // A token signed by hand with the service's own key, so that its header and claims can be anything.
   const signed = (header: object, claims: object) => {
@@ -415,21 +417,21 @@ test('jose-decode-errors: JoseJWTService.verify resolves with nothing; decode ig
     return `${body}.${createHmac('sha256', keys[0]!.value).update(body).digest('base64url')}`
   }
   const expired = signed({ kid: 'key-1' }, { exp: Math.floor(Date.now() / 1000) - 60 })
-  await assert.rejects(service.decode(expired, given), joseCode('ERR_JWT_EXPIRED'))
+  await assert.rejects(asJWTService.decode(expired, given), joseCode('ERR_JWT_EXPIRED'))
   const forged = await new JoseJWTService(async () => [{ id: 'key-1', value: 'another-key-of-at-least-32-characters' }])
     .encode({ value: 1, unit: 'hour' }, { userId: 'u_alice' })
-  await assert.rejects(service.decode(forged, given), joseCode('ERR_JWS_SIGNATURE_VERIFICATION_FAILED'))
+  await assert.rejects(asJWTService.decode(forged, given), joseCode('ERR_JWS_SIGNATURE_VERIFICATION_FAILED'))
   // jose reads the header first, and a malformed token fails there with a plain TypeError.
-  await assert.rejects(service.decode('not-a-token', given), (error: any) => error instanceof TypeError && error.message === 'Invalid Token or Protected Header formatting')
+  await assert.rejects(asJWTService.decode('not-a-token', given), (error: any) => error instanceof TypeError && error.message === 'Invalid Token or Protected Header formatting')
   const unknownKid = await new JoseJWTService(async () => [{ id: 'key-9', value: 'ninth-key-of-at-least-32-characters' }])
     .encode({ value: 1, unit: 'hour' }, { userId: 'u_alice' })
   const before = reads
-  await assert.rejects(service.decode(unknownKid, given), (error: any) => error !== given && error.message === 'Missing secret for id: key-9')
+  await assert.rejects(asJWTService.decode(unknownKid, given), (error: any) => error !== given && error.message === 'Missing secret for id: key-9')
   assert.equal(reads, before + 1)
   await assert.rejects(service.verify(unknownKid), { message: 'Missing secret for id: key-9' })
   assert.equal(reads, before + 2)
   const noKid = signed({}, { exp: Math.floor(Date.now() / 1000) + 3600 })
-  await assert.rejects(new JoseJWTService(async () => []).decode(noKid, given), (error: any) => error !== given && error.message === 'No secrets configured')
+  await assert.rejects((new JoseJWTService(async () => []) as JWTService).decode(noKid, given), (error: any) => error !== given && error.message === 'No secrets configured')
 })
 
 test('auth-middleware-decode-token-only: authBearer (with no token option), authCookie and authAPIKey call jwt.decode with the credential alone and let what it throws through', async () => {
@@ -442,7 +444,7 @@ test('auth-middleware-decode-token-only: authBearer (with no token option), auth
     query: () => ({}),
   }
   const wire = { http: { request, response: { cookie: () => {} } }, setSession: () => {}, getSession: () => undefined, hasSessionChanged: () => false }
-  const middleware = [authBearer(), authCookie({ name: 'session', options: {}, expiresIn: { value: 1, unit: 'hour' } }), authAPIKey({ source: 'header' })]
+  const middleware = [authBearer({}), authCookie({ name: 'session', options: {}, expiresIn: { value: 1, unit: 'hour' } }), authAPIKey({ source: 'header' })]
   for (const run of middleware as any[])
     await assert.rejects(run({ jwt, logger: app.services.logger }, wire, async () => {}), (error: unknown) => error === thrown)
   assert.deepEqual(calls, [['bearer-token'], ['cookie-token'], ['api-key']])
@@ -458,7 +460,7 @@ test('auth-middleware-decoded-session: a falsy decode result sets no session in 
     }
     const sessions: string[] = []
     const middleware = {
-      bearer: authBearer(),
+      bearer: authBearer({}),
       cookie: authCookie({ name: 'session', options: {}, expiresIn: { value: 1, unit: 'hour' } }),
       apiKey: authAPIKey({ source: 'header' }),
     }
