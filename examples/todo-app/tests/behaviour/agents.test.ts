@@ -1317,24 +1317,7 @@ test('sub-agent-refused-streamed: in a streamed run a sub-agent that fails befor
 })
 
 test('approval-policy-not-kept-on-resume: requiresToolApproval passed to stream is not kept for the leg that resume continues, unless resume is passed it too', async () => {
-  const events: any[] = []
-  const channel = {
-    channelId: 'policy-test',
-    openingData: undefined,
-    state: undefined,
-    send: (event: any) => {
-      events.push(event)
-    },
-    sendBinary: () => {},
-    close: () => {},
-    setState: () => {},
-    getState: () => undefined,
-    clearState: () => {},
-    remote: async () => undefined,
-  }
-  const sessionService = new PikkuSessionService()
-  sessionService.setInitial({ userId: 'alice' })
-  const rpc: any = rpcService.getContextRPCService(services, { channel } as never, { sessionService })
+  const { rpc, events } = channelRpc('alice')
   const list = { toolCalls: [{ toolName: 'listTodos', args: {} }] }
   model.answer(list)
   await rpc.agent.stream('todoAssistant', { message: 'What is on my list?', threadId: 'alice-ask-all', resourceId: 'alice' }, { requiresToolApproval: 'all' })

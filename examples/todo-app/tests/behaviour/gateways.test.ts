@@ -167,6 +167,19 @@ test('express-json-body-401: on @pikku/express a correctly signed JSON request a
 
 // Undoes what wireGateway registered for a webhook probe: the gateway, its POST (and GET) route, their metadata and
 // functions, and the router's compiled routes.
+/** Stops `gateways` and removes the listener gateways `names` with their handler functions. */
+const removeListenerGateways = async (gateways: { stop: () => Promise<void> }, names: string[]) => {
+  const { pikkuState } = await import('@pikku/core/state')
+  await gateways.stop()
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  for (const name of names) {
+    pikkuState(null, 'gateway', 'gateways').delete(name)
+    delete funcMeta[`gateway__${name}__handler`]
+    functions.delete(`gateway__${name}__handler`)
+  }
+}
+
 const removeWebhookGateway = async (name: string, route: string, funcIds: string[]) => {
   const { httpRouter } = await import('@pikku/core/http')
   const { pikkuState } = await import('@pikku/core/state')
@@ -301,7 +314,6 @@ test('listener-errors-not-caught: LocalGatewayService.start() rejects when a lis
   const names = ['listener-probe-broken', 'listener-probe-later']
   const inits: string[] = []
   let onMessage: ((data: unknown) => Promise<void>) | undefined
-  const funcMeta = pikkuState(null, 'function', 'meta') as any
   const gateways = new LocalGatewayService()
   // The app's globals run on this path too; they are set aside so that only the function can throw.
   const globals = pikkuState(null, 'middleware', 'global') as any[]
@@ -337,13 +349,7 @@ test('listener-errors-not-caught: LocalGatewayService.start() rejects when a lis
   } finally {
     services.logger.error = originalError
     globals.splice(0, globals.length, ...savedGlobals)
-    await gateways.stop()
-    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-    for (const name of names) {
-      pikkuState(null, 'gateway', 'gateways').delete(name)
-      delete funcMeta[`gateway__${name}__handler`]
-      functions.delete(`gateway__${name}__handler`)
-    }
+    await removeListenerGateways(gateways, names)
   }
 })
 
@@ -355,7 +361,6 @@ test('listener-lifecycle: a listener gateway adds no HTTP route or channel; Loca
   const events: string[] = []
   const sent: Array<[string, unknown]> = []
   let onMessage: ((data: unknown) => Promise<void>) | undefined
-  const funcMeta = pikkuState(null, 'function', 'meta') as any
   const routes = pikkuState(null, 'http', 'routes')
   const countRoutes = () => [...routes.values()].reduce((n, m) => n + m.size, 0)
   const routesBefore = countRoutes()
@@ -391,10 +396,7 @@ test('listener-lifecycle: a listener gateway adds no HTTP route or channel; Loca
     assert.deepEqual(events, ['factory: singleton secrets', 'init', 'close'])
   } finally {
     globals.splice(0, globals.length, ...savedGlobals)
-    await gateways.stop()
-    pikkuState(null, 'gateway', 'gateways').delete(name)
-    delete funcMeta[`gateway__${name}__handler`]
-    ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete(`gateway__${name}__handler`)
+    await removeListenerGateways(gateways, [name])
   }
 })
 
@@ -406,7 +408,6 @@ test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire
   const seen: unknown[] = []
   let onMessage: ((data: unknown) => Promise<void>) | undefined
   let assign = false
-  const funcMeta = pikkuState(null, 'function', 'meta') as any
   const gateways = new LocalGatewayService()
   // The app's globals run on this path too; they are set aside so that only the probe's middleware acts.
   const globals = pikkuState(null, 'middleware', 'global') as any[]
@@ -438,10 +439,7 @@ test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire
     assert.deepEqual(seen, ['undefined', 'undefined', { userId: 'U0ALICE' }])
   } finally {
     globals.splice(0, globals.length, ...savedGlobals)
-    await gateways.stop()
-    pikkuState(null, 'gateway', 'gateways').delete(name)
-    delete funcMeta[`gateway__${name}__handler`]
-    ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete(`gateway__${name}__handler`)
+    await removeListenerGateways(gateways, [name])
   }
 })
 

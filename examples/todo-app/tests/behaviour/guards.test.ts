@@ -343,12 +343,15 @@ test('no-session-goes-to-guards: a sessionless function run with no session wher
   })
 })
 
-test('cli-command-permissions-everywhere: a wireCLI command\'s permissions replace its function\'s own for every caller in the process', async () => {
+/**
+ * Runs `body` with a `callByName` that calls listTodosForOwner by name, as rpc.invoke reaches it (not through the CLI),
+ * then puts back the function's config and the app's todos program, which a `wireCLI` in `body` replaces.
+ */
+const withTodosProgramRewired = async (body: (callByName: () => Promise<unknown>) => Promise<void>) => {
   const functions = pikkuState(null, 'function', 'functions')
   const programs = pikkuState(null, 'cli', 'programs') as Record<string, unknown>
   const originalConfig = functions.get('listTodosForOwner')
   const originalProgram = programs.todos
-  // listTodosForOwner reached by name, as rpc.invoke reaches it, not through the CLI.
   const callByName = () =>
     runPikkuFunc('rpc', 'listTodosForOwner', 'listTodosForOwner', {
       singletonServices: app.services as never,
@@ -356,6 +359,15 @@ test('cli-command-permissions-everywhere: a wireCLI command\'s permissions repla
       wire: {} as never,
     })
   try {
+    await body(callByName)
+  } finally {
+    if (originalConfig) functions.set('listTodosForOwner', originalConfig)
+    programs.todos = originalProgram
+  }
+}
+
+test('cli-command-permissions-everywhere: a wireCLI command\'s permissions replace its function\'s own for every caller in the process', async () => {
+  await withTodosProgramRewired(async (callByName) => {
     assert.ok(Array.isArray(await callByName()))
     // The app's todos program again, with one command that only a refusing permission may run.
     wireCLI({
@@ -363,31 +375,15 @@ test('cli-command-permissions-everywhere: a wireCLI command\'s permissions repla
       commands: { list: { func: listTodosForOwner, permissions: { terminalOnly: async () => false } } },
     } as never)
     await assert.rejects(callByName(), { name: 'ForbiddenError', message: 'Permission denied' })
-  } finally {
-    if (originalConfig) functions.set('listTodosForOwner', originalConfig)
-    programs.todos = originalProgram
-  }
+  })
 })
 
 test('cli-command-auth-everywhere: a wireCLI command\'s auth: true replaces its sessionless function\'s own, so a call by name with no session is refused with "Authentication required"', async () => {
-  const functions = pikkuState(null, 'function', 'functions')
-  const programs = pikkuState(null, 'cli', 'programs') as Record<string, unknown>
-  const originalConfig = functions.get('listTodosForOwner')
-  const originalProgram = programs.todos
-  const callByName = () =>
-    runPikkuFunc('rpc', 'listTodosForOwner', 'listTodosForOwner', {
-      singletonServices: app.services as never,
-      data: () => ({ owner: 'u_alice' }),
-      wire: {} as never,
-    })
-  try {
+  await withTodosProgramRewired(async (callByName) => {
     assert.ok(Array.isArray(await callByName()))
     wireCLI({ program: 'todos', commands: { list: { func: listTodosForOwner, auth: true } } } as never)
     await assert.rejects(callByName(), { name: 'ForbiddenError', message: 'Authentication required' })
-  } finally {
-    if (originalConfig) functions.set('listTodosForOwner', originalConfig)
-    programs.todos = originalProgram
-  }
+  })
 })
 
 // ---- middleware order
