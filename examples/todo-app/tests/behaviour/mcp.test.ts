@@ -736,27 +736,44 @@ const unconnectedServer = async () => {
   return server
 }
 
+/** The request options of a raw MCP initialize POST. */
+const initializeInit = (): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  }),
+})
+
 /** The status of an MCP initialize request posted to the URL. */
 const initializeStatus = async (url: string) => {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  })
+  const response = await fetch(url, initializeInit())
   await response.body?.cancel()
   return response.status
 }
 
-test('mcp-logger-without-held-connection-throws: createMCPLogger() before any connect, or on a server that only hands out createHTTPRequestHandler() and createFetchHandler(), throws a TypeError on its first line', async () => {
+test('mcp-logger-without-held-connection-throws: createMCPLogger() before any connect, or on a server that only hands out createHTTPRequestHandler() and createFetchHandler(), throws a TypeError on its first line, even after each handler has served a request', async () => {
+  const { createServer } = await import('node:http')
+  const { freePort } = await import('./harness/services.js')
   const server = await unconnectedServer()
   assert.throws(() => server.createMCPLogger().info('before connect'), TypeError)
-  server.createHTTPRequestHandler({ path: '/mcp' })
-  server.createFetchHandler({ path: '/mcp' })
+  // Each handler builds a server for the request it serves and keeps none of them.
+  const { handler: fetchHandler } = server.createFetchHandler({ path: '/mcp' })
+  const viaFetch = await fetchHandler(new Request('http://localhost/mcp', initializeInit()))
+  assert.equal(viaFetch.status, 200)
+  await viaFetch.body?.cancel()
+  const port = await freePort()
+  const httpServer = createServer(server.createHTTPRequestHandler({ path: '/mcp' }).handler)
+  await new Promise<void>((resolve) => httpServer.listen(port, '127.0.0.1', resolve))
+  try {
+    assert.equal(await initializeStatus(`http://127.0.0.1:${port}/mcp`), 200)
+  } finally {
+    httpServer.closeAllConnections()
+    await new Promise((resolve) => httpServer.close(resolve))
+  }
   assert.throws(() => server.createMCPLogger().warn('after the handlers'), TypeError)
 })
 
