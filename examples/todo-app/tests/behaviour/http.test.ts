@@ -944,15 +944,17 @@ const sendChunked = (url: string, method: string, headers: Record<string, string
     req.end()
   })
 
-test('middleware-body-limit-text-and-methods: behind express.text(), a chunked text body larger than maxBodySize gets Pikku\'s 413 from its own size; on GET, HEAD, OPTIONS and DELETE no body is checked', async () => {
+test('middleware-body-limit-text-and-methods: behind express.text() or express.raw(), a chunked body larger than maxBodySize gets Pikku\'s 413 from its own size; on GET, HEAD, OPTIONS and DELETE no body is checked', async () => {
   const mounted = await mount((server) => {
     server.use(express.text())
+    server.use(express.raw())
     server.use(pikkuExpressMiddleware({ logger: app.services.logger, maxBodySize: 16 }))
   })
   try {
     const text = { ...alice, 'content-type': 'text/plain' }
     const big = 'x'.repeat(64)
     assert.equal(await sendChunked(`${mounted.url}/todos`, 'POST', text, big), 413)
+    assert.equal(await sendChunked(`${mounted.url}/todos`, 'POST', { ...alice, 'content-type': 'application/octet-stream' }, big), 413)
     for (const [method, path] of [['GET', '/health'], ['HEAD', '/health'], ['OPTIONS', '/health'], ['DELETE', '/todos/t_missing']]) {
       const without = await sendChunked(`${mounted.url}${path}`, method, alice)
       assert.notEqual(without, 413)
