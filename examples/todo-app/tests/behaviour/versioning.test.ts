@@ -245,6 +245,8 @@ test('manifest-check-codes: a changed recorded version is PKU861; a latest with 
   assert.deepEqual(check(4, recorded), [])
   assert.deepEqual(check(4, { ...recorded, 1: { ...recorded['1']!, outputHash: '00000000' } }), ['PKU861 v1'])
   assert.deepEqual(check(4, { 1: recorded['1'], 3: recorded['3'] }), ['PKU863 v4', 'PKU862', 'PKU865'])
+  // A recorded version above the latest, with none for the latest itself, also gives PKU865 next to PKU862.
+  assert.deepEqual(check(3, { 4: recorded['4'] }), ['PKU863 v1', 'PKU863 v3', 'PKU862', 'PKU865'])
   const noHashes = validateContracts({ manifestVersion: 1, contracts: { getThing: { latest: 4, versions: {} } } }, current).errors
   const pku862 = noHashes.find(({ code }: { code: string }) => code === 'PKU862')
   assert.match(pku862.message, /Set `version: 5` on the function/)
