@@ -226,6 +226,8 @@ test('worker-config-mapped: registerQueues gives pg-boss localConcurrency from b
     const result = await new PgBossQueueWorkers(boss).registerQueues(services.logger)
     assert.equal(calls['todo-cleanup'].localConcurrency, 1)
     assert.equal(calls['todo-reminders'].localConcurrency, 10)
+    // Each of those pollers fetches one job at a time.
+    assert.deepEqual([calls['todo-reminders'].batchSize, calls['todo-cleanup'].batchSize], [1, 1])
     assert.equal(calls['todo-reminders'].pollingIntervalSeconds, 3)
     assert.equal(calls['todo-reminders'].localGroupConcurrency, 10)
     const { applied, warnings } = result['todo-reminders']![0]!
