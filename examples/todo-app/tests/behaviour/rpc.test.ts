@@ -512,7 +512,8 @@ test('remote-redis-lapse-not-restored: once a Redis registration expired, later 
   }
 })
 
-test('remote-redis-oldest-first: RedisDeploymentService picks the live registration with the oldest heartbeat, a dead one before its replacement', async () => {
+/** A receiver on 127.0.0.1 that answers every request with { reminded: true } and counts them. */
+const startCountingReceiver = async () => {
   const { createServer } = await import('node:http')
   const { freePort } = await import('./harness/services.js')
   let calls = 0
@@ -522,6 +523,12 @@ test('remote-redis-oldest-first: RedisDeploymentService picks the live registrat
   })
   const port = await freePort()
   await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve))
+  return { port, freePort, calls: () => calls, close: () => new Promise((resolve) => receiver.close(resolve)) }
+}
+
+test('remote-redis-oldest-first: RedisDeploymentService picks the live registration with the oldest heartbeat, a dead one before its replacement', async () => {
+  const receiver = await startCountingReceiver()
+  const { port, freePort } = receiver
   // The first deployment was killed without stop(): its endpoint no longer answers. Its replacement registers later.
   const killed = new RedisDeploymentService({}, redis.url, 'oldest', app.services.jwt, secrets)
   const replacement = new RedisDeploymentService({}, redis.url, 'oldest', app.services.jwt, secrets)
@@ -532,24 +539,17 @@ test('remote-redis-oldest-first: RedisDeploymentService picks the live registrat
     await waitFor(async () => Date.now(), (now) => now > first)
     await replacement.start({ deploymentId: 'reminders-new', endpoint: `http://127.0.0.1:${port}`, functions: ['sendReminder'] })
     await assert.rejects(replacement.invoke('sendReminder', { todoId: 't-1' }), { name: 'TypeError', message: 'fetch failed' })
-    assert.equal(calls, 0)
+    assert.equal(receiver.calls(), 0)
   } finally {
     await replacement.stop()
     await killed.stop()
-    await new Promise((resolve) => receiver.close(resolve))
+    await receiver.close()
   }
 })
 
 test('remote-redis-same-id-replaces: a deployment restarted under the same deploymentId replaces the killed one\'s entry, so calls reach the new endpoint', async () => {
-  const { createServer } = await import('node:http')
-  const { freePort } = await import('./harness/services.js')
-  let calls = 0
-  const receiver = createServer((_req, res) => {
-    calls++
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reminded: true }))
-  })
-  const port = await freePort()
-  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve))
+  const receiver = await startCountingReceiver()
+  const { port, freePort } = receiver
   // The killed process registered an endpoint that no longer answers; its successor starts under the same id.
   const killed = new RedisDeploymentService({}, redis.url, 'same-id', app.services.jwt, secrets)
   const restarted = new RedisDeploymentService({}, redis.url, 'same-id', app.services.jwt, secrets)
@@ -557,11 +557,11 @@ test('remote-redis-same-id-replaces: a deployment restarted under the same deplo
     await killed.start({ deploymentId: 'reminders', endpoint: `http://127.0.0.1:${await freePort()}`, functions: ['sendReminder'] })
     await restarted.start({ deploymentId: 'reminders', endpoint: `http://127.0.0.1:${port}`, functions: ['sendReminder'] })
     assert.deepEqual(await restarted.invoke('sendReminder', { todoId: 't-1' }), { reminded: true })
-    assert.equal(calls, 1)
+    assert.equal(receiver.calls(), 1)
   } finally {
     await restarted.stop()
     await killed.stop()
-    await new Promise((resolve) => receiver.close(resolve))
+    await receiver.close()
   }
 })
 
