@@ -644,10 +644,11 @@ test('resource-template-regex: a template is matched as a regular expression, so
   }
 })
 
-test('error-log-class-only: the server logs a failed MCP call with the error class only; its message is in data, outside production', async () => {
+/** Registers `name` as a sessionless MCP tool whose function throws `Error('database is down')`; returns the tools metadata to delete it from. */
+const registerFailingTool = (name: string) => {
   const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
   registerProbe(
-    'mcpFailingProbe',
+    name,
     {
       func: async () => {
         throw new Error('database is down')
@@ -655,7 +656,12 @@ test('error-log-class-only: the server logs a failed MCP call with the error cla
     },
     { sessionless: true },
   )
-  toolsMeta.mcpFailingProbe = { pikkuFuncId: 'mcpFailingProbe' }
+  toolsMeta[name] = { pikkuFuncId: name }
+  return toolsMeta
+}
+
+test('error-log-class-only: the server logs a failed MCP call with the error class only; its message is in data, outside production', async () => {
+  const toolsMeta = registerFailingTool('mcpFailingProbe')
   const { logger } = mcp.services
   const error = logger.error
   const logged: unknown[][] = []
@@ -676,17 +682,7 @@ test('error-log-class-only: the server logs a failed MCP call with the error cla
 })
 
 test('tool-error-data-production: with NODE_ENV=production a tool\'s error result keeps its code and message but leaves out data', async () => {
-  const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
-  registerProbe(
-    'mcpProductionProbe',
-    {
-      func: async () => {
-        throw new Error('database is down')
-      },
-    },
-    { sessionless: true },
-  )
-  toolsMeta.mcpProductionProbe = { pikkuFuncId: 'mcpProductionProbe' }
+  const toolsMeta = registerFailingTool('mcpProductionProbe')
   try {
     const outside = errorOf(await alice.callTool({ name: 'mcpProductionProbe', arguments: {} }))
     assert.equal(outside.data?.message, 'database is down')
