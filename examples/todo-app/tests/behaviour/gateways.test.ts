@@ -167,6 +167,15 @@ test('express-json-body-401: on @pikku/express a correctly signed JSON request a
 
 // Undoes what wireGateway registered for a webhook probe: the gateway, its POST (and GET) route, their metadata and
 // functions, and the router's compiled routes.
+/** Empties the app's global middleware list, which gateway functions run too; the returned function puts it back. */
+const setAsideGlobalMiddleware = async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const globals = pikkuState(null, 'middleware', 'global') as any[]
+  const saved = [...globals]
+  globals.splice(0, globals.length)
+  return () => void globals.splice(0, globals.length, ...saved)
+}
+
 /** Stops `gateways` and removes the listener gateways `names` with their handler functions. */
 const removeListenerGateways = async (gateways: { stop: () => Promise<void> }, names: string[]) => {
   const { pikkuState } = await import('@pikku/core/state')
@@ -257,9 +266,8 @@ test('webhook-global-middleware-twice: on a webhook gateway the global middlewar
   const httpMeta = pikkuState(null, 'http', 'meta') as any
   const funcMeta = pikkuState(null, 'function', 'meta') as any
   // The app's globals read secrets, which the inner run lacks (see global-bearer-middleware-500): one probe stands in.
-  const globals = pikkuState(null, 'middleware', 'global') as any[]
-  const savedGlobals = [...globals]
-  globals.splice(0, globals.length, async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
+  const restoreGlobals = await setAsideGlobalMiddleware()
+  ;(pikkuState(null, 'middleware', 'global') as any[]).push(async (_services: unknown, _wire: unknown, next: () => Promise<void>) => {
     order.push('global')
     await next()
   })
@@ -302,7 +310,7 @@ test('webhook-global-middleware-twice: on a webhook gateway the global middlewar
     assert.deepEqual(await challenge.json(), { challenge: 'c1' })
     assert.deepEqual(order, ['global', 'verifyWebhook'])
   } finally {
-    globals.splice(0, globals.length, ...savedGlobals)
+    restoreGlobals()
     await removeWebhookGateway(name, route, funcIds)
   }
 })
@@ -316,9 +324,7 @@ test('listener-errors-not-caught: LocalGatewayService.start() rejects when a lis
   let onMessage: ((data: unknown) => Promise<void>) | undefined
   const gateways = new LocalGatewayService()
   // The app's globals run on this path too; they are set aside so that only the function can throw.
-  const globals = pikkuState(null, 'middleware', 'global') as any[]
-  const savedGlobals = [...globals]
-  globals.splice(0, globals.length)
+  const restoreGlobals = await setAsideGlobalMiddleware()
   const errors: string[] = []
   const originalError = services.logger.error
   services.logger.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '))
@@ -348,7 +354,7 @@ test('listener-errors-not-caught: LocalGatewayService.start() rejects when a lis
     assert.deepEqual(errors, [])
   } finally {
     services.logger.error = originalError
-    globals.splice(0, globals.length, ...savedGlobals)
+    restoreGlobals()
     await removeListenerGateways(gateways, names)
   }
 })
@@ -366,9 +372,7 @@ test('listener-lifecycle: a listener gateway adds no HTTP route or channel; Loca
   const routesBefore = countRoutes()
   const channelsBefore = pikkuState(null, 'channel', 'channels').size
   const gateways = new LocalGatewayService()
-  const globals = pikkuState(null, 'middleware', 'global') as any[]
-  const savedGlobals = [...globals]
-  globals.splice(0, globals.length)
+  const restoreGlobals = await setAsideGlobalMiddleware()
   try {
     wireGateway({
       name,
@@ -395,7 +399,7 @@ test('listener-lifecycle: a listener gateway adds no HTTP route or channel; Loca
     await gateways.stop()
     assert.deepEqual(events, ['factory: singleton secrets', 'init', 'close'])
   } finally {
-    globals.splice(0, globals.length, ...savedGlobals)
+    restoreGlobals()
     await removeListenerGateways(gateways, [name])
   }
 })
@@ -410,9 +414,7 @@ test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire
   let assign = false
   const gateways = new LocalGatewayService()
   // The app's globals run on this path too; they are set aside so that only the probe's middleware acts.
-  const globals = pikkuState(null, 'middleware', 'global') as any[]
-  const savedGlobals = [...globals]
-  globals.splice(0, globals.length)
+  const restoreGlobals = await setAsideGlobalMiddleware()
   try {
     wireGateway({
       name,
@@ -438,7 +440,7 @@ test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire
     await onMessage!('todos')
     assert.deepEqual(seen, ['undefined', 'undefined', { userId: 'U0ALICE' }])
   } finally {
-    globals.splice(0, globals.length, ...savedGlobals)
+    restoreGlobals()
     await removeListenerGateways(gateways, [name])
   }
 })
@@ -460,9 +462,7 @@ test('webhook-wire-services-from-route: a webhook gateway\'s function gets the w
     return { ...(await originalFactory?.(services, wire)), probe }
   }
   // The app's globals read secrets, which the function's run lacks (see global-bearer-middleware-500).
-  const globals = pikkuState(null, 'middleware', 'global') as any[]
-  const savedGlobals = [...globals]
-  globals.splice(0, globals.length)
+  const restoreGlobals = await setAsideGlobalMiddleware()
   const received: unknown[] = []
   const config: any = {
     name,
@@ -493,7 +493,7 @@ test('webhook-wire-services-from-route: a webhook gateway\'s function gets the w
     assert.deepEqual(received, [{ gatewaySet: false }])
   } finally {
     factories.createWireServices = originalFactory
-    globals.splice(0, globals.length, ...savedGlobals)
+    restoreGlobals()
     await removeWebhookGateway(name, route, funcIds)
   }
 })
@@ -595,9 +595,7 @@ test('webhook-factory-secretless-reply-sent: a webhook gateway calls its adapter
   const route = '/webhooks/factory-services-probe'
   const funcIds = [`gateway__${name}__post`, `gateway__${name}__verify`, `gateway__${name}__handler`]
   // The app's globals read secrets, which the function's run lacks (see global-bearer-middleware-500).
-  const globals = pikkuState(null, 'middleware', 'global') as any[]
-  const savedGlobals = [...globals]
-  globals.splice(0, globals.length)
+  const restoreGlobals = await setAsideGlobalMiddleware()
   const factoryCalls: string[] = []
   const sent: Array<[string, unknown]> = []
   let reply: unknown = { text: 'done' }
@@ -651,7 +649,7 @@ test('webhook-factory-secretless-reply-sent: a webhook gateway calls its adapter
     assert.equal((await errorOf(get)).name, 'NotFoundError')
     assert.deepEqual(factoryCalls, ['SecretAccessDeniedError'])
   } finally {
-    globals.splice(0, globals.length, ...savedGlobals)
+    restoreGlobals()
     delete httpMeta.get[route]
     await removeWebhookGateway(name, route, funcIds)
   }
