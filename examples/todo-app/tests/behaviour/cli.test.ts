@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { recordingLogger } from './harness/core-probes.js'
 import { runTempDir } from './harness/temp.js'
-import { inspectFiles } from './harness/inspector.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 import { APP_DIR, runNode } from './harness/node-process.js'
 
 const APP = fileURLToPath(new URL('../../', import.meta.url))
@@ -160,13 +160,20 @@ export const whoAmI = pikkuFunc<void, { userId: string }>({
   runs.stateLoad = runs.stateSave.then(() => run([PIKKU, 'all', '--stateInput', 'state.json'], COPY))
   // Last in the folder: `pikku watch`, one change that keeps the mistakes, one that fixes both, then a plain run.
   runs.watchAfterFix = runs.stateLoad.then(() => watchThenFix())
-  runs.allAfterFix = runs.watchAfterFix.then(() => run([PIKKU, 'all'], COPY, { PIKKU_TIMING: '1' }))
+  // Before that run, a stale copy of the removed hub file, as a project generated before CLI 0.12.106 has it.
+  runs.allAfterFix = runs.watchAfterFix.then(() => {
+    mkdirSync(join(COPY, '.pikku'), { recursive: true })
+    writeFileSync(join(COPY, '.pikku', 'pikku-types.gen.ts'), 'export {}\n')
+    return run([PIKKU, 'all'], COPY, { PIKKU_TIMING: '1' })
+  })
   writeFileSync(join(NO_TSCONFIG, 'pikku.config.json'), JSON.stringify({ srcDirectories: ['./src'], outDir: './.pikku' }))
   runs.noTsconfig = run([PIKKU, 'all'], NO_TSCONFIG)
   writeFileSync(join(NO_OUTDIR, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'] }))
   runs.noOutDir = run([PIKKU, 'all'], NO_OUTDIR)
   writeFileSync(join(NO_SRC, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', outDir: './.pikku' }))
   runs.noSrcDirectories = run([PIKKU, 'all'], NO_SRC)
+  // The same with --json, after the plain run: the TypeError that step throws is not a JSON record.
+  runs.noSrcJson = runs.noSrcDirectories.then(() => run([PIKKU, 'all', '--json'], NO_SRC))
   // `pikku db`: migrate the small project with a DATABASE_URL set, then reset it; and migrate a project with no database.
   const dbFiles: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'scratch-db', private: true, type: 'module' }),
@@ -229,6 +236,12 @@ wireQueueWorker({ name: 'digest-queue', func: sendDigest })
   runs.unknownBeforeTitle = todos('add', '--urgent', 'Renew the domain', '--owner', 'user-1')
   runs.unknownInputField = todos('add', 'Renew the domain', '--owner', 'user-1', '--title', 'Renew the lease')
   runs.unknownJson = todos('list', '--owner', 'user-1', '--json')
+  runs.noArgs = todos()
+  runs.addHelp = todos('add', '-h')
+  runs.helpAsValue = todos('list', '--owner', '-h')
+  runs.helpAfterAdd = todos('add', 'Renew the domain', '--owner', 'user-1', '-h')
+  runs.verbose = todos('list', '--verbose')
+  runs.shortV = todos('list', '--owner', 'user-1', '-v')
 })
 after(() => {
   rmSync(COPY, { recursive: true, force: true })
@@ -249,6 +262,27 @@ test('todos-help: --help prints the program usage built from the wiring, exit 0'
   assert.match(stdout, /^ {2}add {18}Add a to-do for a user$/m)
 })
 
+test('todos-no-arguments-help: with no arguments, todos (no default command) prints the program usage and exits 0', async () => {
+  const { code, stdout } = await runs.noArgs
+  assert.equal(code, 0)
+  assert.match(stdout, /^Usage: todos <command> \[options\]/m)
+  assert.match(stdout, /^ {2}add {18}Add a to-do for a user$/m)
+})
+
+test('todos-lone-h-help: a lone -h after the command, in place of an option value or after all arguments prints that command\'s usage, runs nothing, exit 0', async () => {
+  const add = await runs.addHelp
+  assert.equal(add.code, 0)
+  assert.match(add.stdout, /^Usage: todos add <title> \[options\]$/m)
+  const asValue = await runs.helpAsValue
+  assert.equal(asValue.code, 0)
+  assert.match(asValue.stdout, /^Usage: todos list \[options\]$/m)
+  assert.doesNotMatch(asValue.stdout, /No to-dos/)
+  const after = await runs.helpAfterAdd
+  assert.equal(after.code, 0)
+  assert.match(after.stdout, /^Usage: todos add <title> \[options\]$/m)
+  assert.doesNotMatch(after.stdout, /Created/)
+})
+
 test('todos-add: add runs addTodoForOwner and its renderer prints "Created <id>: <title>", exit 0', async () => {
   const { code, stdout } = await runs.add
   assert.equal(code, 0)
@@ -266,6 +300,19 @@ test('todos-validation: a missing option the function input requires fails schem
   const { code, stderr } = await runs.noOwner
   assert.equal(code, 1)
   assert.match(stderr, /Instance does not have required property "owner"\./)
+})
+
+test('todos-error-exit-verbose: a Pikku error (422 validation) prints its message alone and exits 1; --verbose adds a Stack trace line; -v is an unknown short option that stops the run before the command', async () => {
+  const verbose = await runs.verbose
+  assert.equal(verbose.code, 1)
+  // The message on a line of its own, not after `Error:` (the ERROR: line before it is the schema service's log).
+  assert.match(verbose.stderr, /^Instance does not have required property "owner"\.$/m)
+  assert.doesNotMatch(verbose.stderr, /^Error:/m)
+  assert.match(verbose.stderr, /^Stack trace: UnprocessableContentError: Instance does not have required property "owner"\./m)
+  const shortV = await runs.shortV
+  assert.equal(shortV.code, 1)
+  assert.match(shortV.stderr, /Unknown option: -v/)
+  assert.doesNotMatch(shortV.stdout + shortV.stderr, /No to-dos|Stack trace/)
 })
 
 test('todos-unknown-command: an unknown command prints the usage and exits 1', async () => {
@@ -340,6 +387,27 @@ test('json-output: pikku all --json writes each coded diagnostic as a JSON line 
   assert.ok(lines.some((line) => parse(line) === undefined && line.includes('Pikku inspection failed due to critical diagnostics')))
 })
 
+test('json-command-error-plain-text: with --json, an error a command throws (the TypeError of a config with no srcDirectories) reaches stderr as plain "Error: ..." text with its stack among the JSON records, exit 1', async () => {
+  const { code, stdout, stderr } = await runs.noSrcJson
+  // executeCLI of core prints an error that is not a Pikku one as `Error:` and the error with its stack; exit 1.
+  assert.equal(code, 1)
+  assert.equal(stdout, '')
+  assert.match(stderr, /^Error: TypeError: [^\n]+\n {4}at /m)
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '')
+  const parses = (line: string) => {
+    try {
+      JSON.parse(line)
+      return true
+    } catch {
+      return false
+    }
+  }
+  assert.ok(lines.some(parses), 'some records are JSON')
+  const errorLine = lines.find((line) => line.startsWith("Error: TypeError: Cannot read properties of undefined (reading 'map')"))
+  assert.ok(errorLine, stderr)
+  assert.equal(parses(errorLine), false)
+})
+
 test('config-option-ignored: --config naming the project config, run from a folder outside the project, still searches and fails', async () => {
   // CLI 0.12.113 parses --config into data.config, but createConfig passes data.configFile on (services.ts).
   const { code, stdout, stderr } = await runs.configElsewhere
@@ -393,6 +461,27 @@ test('option-spellings: the pikku CLI takes each option in kebab-case or in came
     assert.deepEqual(b.options, a.options, camel.join(' '))
     assert.deepEqual([...a.errors, ...a.warnings, ...b.errors, ...b.warnings], [])
   }
+})
+
+test('strict-meta-pku154: with strictMeta (the --strictMeta flag) an agent tool whose function has no description is a critical PKU154, which stops the run; without it nothing is reported', async () => {
+  const files = {
+    'probe.functions.ts': [
+      "import { pikkuSessionlessFunc } from '#pikku/function'",
+      'export const undocumented = pikkuSessionlessFunc<void, void>({ func: async () => {} })',
+      "export const documented = pikkuSessionlessFunc<void, void>({ description: 'Does nothing', func: async () => {} })",
+    ].join('\n'),
+    'probe.agent.ts': [
+      "import { pikkuAgent } from '#pikku/agent'",
+      "import { documented, undocumented } from './probe.functions.js'",
+      "export const probeAgent = pikkuAgent({ name: 'probe-agent', description: 'probe', goal: 'probe', model: 'openai/gpt-4o-mini', tools: [undocumented, documented] })",
+    ].join('\n'),
+  }
+  const strict = await inspectFiles('strict-meta-on', files, { strictMeta: true })
+  assert.deepEqual(codes(strict.reported).filter((c) => c.startsWith('PKU154')), ['PKU154 critical'])
+  const plain = await inspectFiles('strict-meta-off', files)
+  assert.deepEqual(codes(plain.reported).filter((c) => c.startsWith('PKU154')), [])
+  // The flag reaches the config that services.ts hands the inspector as strictMeta.
+  assert.equal((await cliStart(['all', '--strict-meta'])).result.strictMeta, true)
 })
 
 test('log-level-ignored: -l, --logLevel and --log-level leave the CLI at info; --loglevel, warned about as unknown, sets the level', async () => {
@@ -620,6 +709,13 @@ test('timing-after-success: with PIKKU_TIMING set, a pikku all that succeeds pri
   assert.doesNotMatch(failed.stdout + failed.stderr, /\[TIMING\]/)
 })
 
+test('stale-hub-deleted: a pikku all that succeeds deletes a stale .pikku/pikku-types.gen.ts and writes none', async () => {
+  const passed = await runs.allAfterFix
+  assert.equal(passed.code, 0)
+  assert.equal(existsSync(join(COPY, '.pikku', 'pikku-types.gen.ts')), false)
+  assert.equal(existsSync(join(COPY, '.pikku', 'function', 'index.ts')), true)
+})
+
 // The `pikku db` commands of @pikku/cli 0.12.113: loadUserConfigForDb (db-shared.ts) and resolveDb, reset and
 // compileClassifications (db/local-db.ts).
 test('db-config-file-name: pikku db reads createConfig only from a config.ts; one in src/services.ts is passed over in silence for the db/sqlite default', async () => {
@@ -796,7 +892,7 @@ test('scaffold-path-deletes-files: before it generates anything, pikku all delet
 // command-line lists into filters and filterInspectorState narrows the inspected state with them, as services.js does.
 // The state is a hand-made slice of the to-do app's: two routes, the todo-reminders queue worker and a function reached
 // only by an rpc.invoke of listTodos.
-const filterAppSlice = async (args: Record<string, string | string[]>, config: Record<string, unknown> = {}) => {
+const filterAppSlice = async (args: Record<string, string | string[]>, config: Record<string, unknown> = {}, rpc: Record<string, unknown> = {}) => {
   const { parseCLIFilters } = await import(join(APP, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'utils', 'parse-cli-filters.js'))
   const { filterInspectorState } = await import(join(APP, 'node_modules', '@pikku', 'inspector', 'dist', 'index.js'))
   const fn = (services: string[] = [], tags?: string[]) => ({ services: { optimized: true, services }, tags })
@@ -818,12 +914,15 @@ const filterAppSlice = async (args: Record<string, string | string[]>, config: R
       exposedMeta: {}, exposedFiles: new Map(), remoteMeta: {}, remoteFiles: new Map(),
       invokedFunctions: new Set(['countTodos']), invokedFunctionsByFile: new Map([['/app/src/functions/listTodos.ts', new Set(['countTodos'])]]),
       wireAddonDeclarations: new Map(), usedAddons: new Set(),
+      ...rpc,
     },
     cli: { meta: { programs: {}, renderers: {} }, files: new Set() },
     serviceAggregation: { requiredServices: new Set(), usedFunctions: new Set(), usedMiddleware: new Set(), usedPermissions: new Set(), allSingletonServices: [], allWireServices: [] },
     middleware: { definitions: {}, tagMiddleware: new Map() },
     permissions: { definitions: {} },
     wireServicesMeta: new Map(),
+    // The document the inspector builds, before any filter, when openAPI is set (inspector.ts).
+    openAPISpec: { openapi: '3.0.0', paths: { '/todos': { get: { operationId: 'listTodos' }, post: { operationId: 'addTodo' } } } },
   }
   const { logger } = recordingLogger()
   const filtered = filterInspectorState(state, parseCLIFilters(args, config), logger)
@@ -833,8 +932,43 @@ const filterAppSlice = async (args: Record<string, string | string[]>, config: R
     functions: Object.keys(filtered.functions.meta),
     rpcFiles: [...(filtered.rpc.internalFiles as Map<string, unknown>).keys()],
     requiredServices: [...(filtered.serviceAggregation.requiredServices as Set<string>)],
+    addons: [...(filtered.rpc.wireAddonDeclarations as Map<string, unknown>).keys()],
+    openAPIOperations: Object.values((filtered.openAPISpec as { paths: Record<string, Record<string, { operationId: string }>> }).paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId)),
   }
 }
+
+test('manifest-unused-function: the app\'s emailReminder, wired nowhere, destructures notifier, yet the generated manifest marks notifier false', () => {
+  const source = readFileSync(join(APP, 'src', 'functions', 'reminder-email.functions.ts'), 'utf8')
+  assert.match(source, /func: async \(\{ todoStore, notifier \}/)
+  const manifest = readFileSync(join(APP, '.pikku', 'pikku-services.gen.ts'), 'utf8')
+  assert.match(manifest, /^ {2}'notifier': false,$/m)
+  assert.match(manifest, /^ {2}'todoStore': true,$/m)
+  const meta = JSON.parse(readFileSync(join(APP, '.pikku', 'function', 'pikku-functions-meta.gen.json'), 'utf8'))
+  assert.ok(meta.emailReminder, 'the inspector found emailReminder')
+})
+
+test('filter-keeps-invoked-addon: an rpc.invoke(\'mail:send\') in the file of a kept function keeps the mail addon; when that function is dropped, the addon goes too', async () => {
+  const addon = {
+    wireAddonDeclarations: new Map([['mail', { package: '@acme/mail' }]]),
+    usedAddons: new Set(['mail']),
+    invokedFunctionsByFile: new Map([['/app/src/functions/listTodos.ts', new Set(['countTodos', 'mail:send'])]]),
+  }
+  const kept = await filterAppSlice({ tags: ['todos'] }, {}, addon)
+  assert.deepEqual(kept.routes, ['get /todos'])
+  assert.deepEqual(kept.addons, ['mail'])
+  const dropped = await filterAppSlice({ names: ['addTodo'] }, {}, addon)
+  assert.deepEqual(dropped.routes, ['post /todos'])
+  assert.deepEqual(dropped.addons, [])
+})
+
+test('filter-keeps-openapi: a filter that drops a route leaves the OpenAPI document as it was, with every operation', async () => {
+  const tagged = await filterAppSlice({ tags: ['todos'] })
+  assert.deepEqual(tagged.routes, ['get /todos'])
+  assert.deepEqual(tagged.openAPIOperations, ['listTodos', 'addTodo'])
+  const named = await filterAppSlice({ names: ['sendReminder'] })
+  assert.deepEqual(named.routes, [])
+  assert.deepEqual(named.openAPIOperations, ['listTodos', 'addTodo'])
+})
 
 test('filter-names-wiring-name: --names sendReminder keeps the function but drops its queue worker; --names todo-reminders keeps the worker', async () => {
   const byFunction = await filterAppSlice({ names: ['sendReminder'] })
@@ -1143,6 +1277,56 @@ test('pku-severities: the severity the inspector and the CLI give each PKU code 
   assert.deepEqual(lines.splice(0), ['critical PKU410', 'critical PKU411', 'warn [PKU498] m'])
   processDiagnostics(diagnostics, { servicesNotDestructured: 'warn', wiresNotDestructured: 'off', functionDynamicImport: 'error' }, log)
   assert.deepEqual(lines, ['warn [PKU410] m', 'critical PKU498'])
+})
+
+test('more-than-one-type-flags: two session types are told apart by userSessionType; two types extending CoreSingletonServices have no flag; two pikkuServices factories share the type CreateSingletonServices, so naming it picks the first', async () => {
+  const { getFilesAndMethods } = await import('@pikku/inspector')
+  const types = [
+    "import type { CoreConfig, CoreServices, CoreSingletonServices, CoreUserSession } from '@pikku/core/types'",
+    'export interface Config extends CoreConfig {}',
+    'export interface UserSession extends CoreUserSession { userId: string }',
+    'export interface AdminSession extends CoreUserSession { adminId: string }',
+    'export interface SingletonServices extends CoreSingletonServices<Config> {}',
+    'export interface OtherSingletons extends CoreSingletonServices<Config> {}',
+    'export interface Services extends CoreServices<SingletonServices> {}',
+  ].join('\n')
+  const factory = (name: string) => `import { pikkuServices } from '@pikku/core'\nexport const ${name} = pikkuServices(async (config) => ({ config }) as any)\n`
+  const { state } = await inspectFiles('more-than-one', { 'types.ts': types, 'a.ts': factory('createA'), 'b.ts': factory('createB') })
+  const found = (options: Record<string, string>) => getFilesAndMethods(state as never, options)
+  const plain = found({})
+  const errors = [...plain.errors.keys()]
+  for (const message of ['More than one CoreUserSession found', 'More than one CoreSingletonServices found', 'More than one CreateSingletonServices found'])
+    assert.ok(errors.includes(message), message)
+  // The session flag settles its type; no flag reaches the CoreSingletonServices types.
+  const flagged = found({ userSessionType: 'UserSession', singletonServicesFactoryType: 'CreateSingletonServices' })
+  const flaggedErrors = [...flagged.errors.keys()]
+  assert.equal(flagged.result.userSessionType?.type, 'UserSession')
+  assert.ok(!flaggedErrors.includes('More than one CoreUserSession found'))
+  assert.ok(flaggedErrors.includes('More than one CoreSingletonServices found'))
+  // Both factories are of the type CreateSingletonServices: naming it takes the first found, never createB.
+  assert.deepEqual(
+    [...state.singletonServicesFactories.values()].flat().map(({ variable, type }: { variable: string; type: string | null }) => `${variable} ${type}`).sort(),
+    ['createA CreateSingletonServices', 'createB CreateSingletonServices'],
+  )
+  assert.equal(flagged.result.singletonServicesFactory?.variable, 'createA')
+  assert.ok(!flaggedErrors.some((message) => message.includes('CreateSingletonServices')))
+})
+
+test('lint-custom-server-bootstrap-warn: the customServerBootstrap lint that pikku validate runs defaults to warn on a start script without pikku serve or dev; off turns it off, error raises it', async () => {
+  // runBootstrapChecks is the check that shared-checks.ts adds to the findings of `pikku validate`.
+  const { runBootstrapChecks } = await import('../../node_modules/@pikku/cli/dist/src/functions/validate/bootstrap-checks.js')
+  const dir = runTempDir('cli-bootstrap-lint')
+  try {
+    const pkg = { name: 'probe', scripts: { start: 'node dist/server.js' } }
+    const severities = async (config: { lint?: Record<string, string> } | null) =>
+      ((await runBootstrapChecks(dir, pkg as never, config)) as Array<{ id: string; severity: string }>).map((f) => `${f.id} ${f.severity}`)
+    assert.deepEqual(await severities(null), ['custom-server-bootstrap warn'])
+    assert.deepEqual(await severities({ lint: {} }), ['custom-server-bootstrap warn'])
+    assert.deepEqual(await severities({ lint: { customServerBootstrap: 'off' } }), [])
+    assert.deepEqual(await severities({ lint: { customServerBootstrap: 'error' } }), ['custom-server-bootstrap error'])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('imports-second-target: a #pikku/* import of a generated file that is not a folder (mcp/mcp.gen.json) fails with ERR_MODULE_NOT_FOUND under plain node and under tsx with the imports map alone; tsx finds it once tsconfig.json repeats the map under paths', async () => {
