@@ -339,6 +339,40 @@ test('step-onerror-inline-not-called: a step retried in the process running the 
   )
 })
 
+test('do-child-workflow-step: a do step naming a workflow fails when the child fails or is cancelled, starting a new child on each retry; a child that suspends gives the step no output and the parent carries on', async () => {
+  const { WorkflowCancelledException } = await import('@pikku/core/workflow')
+  const parentOf = (child: string) => async (_services: any, _input: any, { workflow }: any) => ({
+    got: await workflow.do('Call the child', child, {}, { retries: 2 }),
+  })
+  const childRuns = async (child: string, parentRunId: string) =>
+    (await services.workflowService.listRuns({ workflowName: child })).filter((r: any) => (r.wire ?? {}).parentRunId === parentRunId)
+  for (const [child, body] of [
+    ['brokenChildProbe', async () => { throw new Error('child broke') }],
+    ['cancelledChildProbe', async (_s: any, _i: any, { workflow }: any) => { throw new WorkflowCancelledException(workflow.runId, 'Not needed') }],
+  ] as const) {
+    await withProbeWorkflow(child, body as any, async () => {
+      await withProbeWorkflow(`${child}Parent`, parentOf(child), async (parent) => {
+        const { runId } = await startProbe(parent)
+        assert.equal((await services.workflowService.getRun(runId)).status, 'failed')
+        const history = await services.workflowService.getRunHistory(runId)
+        assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['Call the child', 'failed'], ['Call the child', 'failed']])
+        assert.equal((await childRuns(child, runId)).length, 2)
+      })
+    })
+  }
+  await withSuspendProbe('suspendingChildProbe', async (child) => {
+    await withProbeWorkflow('suspendingChildParent', parentOf(child), async (parent) => {
+      const { runId, rejected } = await startProbe(parent)
+      assert.equal(rejected, undefined)
+      const run = await services.workflowService.getRun(runId)
+      assert.equal(run.status, 'completed')
+      assert.deepStrictEqual(run.output, { got: undefined })
+      const [childRun] = await childRuns(child, runId)
+      assert.equal(childRun.status, 'suspended')
+    })
+  })
+})
+
 test('step-name-ordinals: a step name reached again in one run is recorded as name#1, name#2', async () => {
   await withProbeWorkflow(
     'stepOrdinalsProbe',
@@ -408,6 +442,41 @@ test('queued-step-without-queue-service: a workflowQueued step with no queue ser
   )
 })
 
+test('queued-step-job-options: an inline run with a queue service sends a workflowQueued step to the step-worker queue with retries + 1 attempts (6 by default) and exponential backoff with no delay, and leaves the step scheduled; a step with an actor is called through it instead', async () => {
+  const jobs: any[] = []
+  let called = 0
+  services.queueService = { add: async (queue: string, data: any, options: any) => { jobs.push({ queue, step: data.stepName, options }); return 'job' } }
+  try {
+    await withProbeWorkflow(
+      'queuedStepOptionsProbe',
+      async (_services, input, { workflow }) => {
+        if (input.actor) return workflow.do('Via actor', 'probeQueuedStep', {}, { actor: { invoke: async () => ({ by: 'actor' }) } })
+        return workflow.do('Charge', 'probeQueuedStep', {}, input.retries === undefined ? {} : { retries: input.retries })
+      },
+      async (name) => {
+        for (const [retries, attempts] of [[undefined, 6], [2, 3]] as const) {
+          jobs.length = 0
+          // Inline, as runToCompletion starts a run: with a queue service, startWorkflow would otherwise queue the body.
+          const { runId } = await services.workflowService.startWorkflow(name, { retries }, { type: 'test' }, rpcFor(services), { inline: true })
+          assert.deepEqual(jobs.map((job) => [job.queue, job.step, job.options.attempts, job.options.backoff]), [['pikku-workflow-step-worker', 'Charge', attempts, 'exponential']])
+          const history = await services.workflowService.getRunHistory(runId)
+          assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['Charge', 'scheduled']])
+        }
+        // With the actor option the step is not dispatched: the actor is called in this process, and the run completes.
+        jobs.length = 0
+        const viaActor = await services.workflowService.startWorkflow(name, { actor: true }, { type: 'test' }, rpcFor(services), { inline: true })
+        assert.deepEqual(jobs, [])
+        const run = await services.workflowService.getRun(viaActor.runId)
+        assert.deepEqual([run.status, run.output], ['completed', { by: 'actor' }])
+        assert.equal(called, 0)
+      },
+      { probeQueuedStep: { func: async () => { called++ }, workflowQueued: true } },
+    )
+  } finally {
+    delete services.queueService
+  }
+})
+
 test('cancelled-exception-cancels-run: a body that throws WorkflowCancelledException ends the run as cancelled with its reason', async () => {
   const { WorkflowCancelledException } = await import('@pikku/core/workflow')
   await withProbeWorkflow(
@@ -446,6 +515,31 @@ test('run-to-completion-failure-error: runToCompletion of a run whose step fails
     services.todoStore.get = realGet
     mock.timers.reset()
   }
+})
+
+test('run-to-completion-graph-and-cancel: runToCompletion of a graph whose node fails rejects with WorkflowRunFailedError (422), of a graph that completes resolves with no value, and of a run that cancels rejects with WorkflowRunCancelledError (409)', async () => {
+  const { WorkflowCancelledException } = await import('@pikku/core/workflow')
+  const { getErrorResponse } = await errorStatuses()
+  await withTestGraph('rtcGraph', { check: { nodeId: 'check', rpcName: 'isTodoOpen', input: {} } }, ['check'], async () => {
+    // isTodoOpen is called with {} and refuses it: the inline graph records a failed run instead of throwing.
+    const failed = await services.workflowService.runToCompletion('rtcGraph', {}, rpcFor(services)).catch((e: Error) => e)
+    assert.equal(failed.constructor.name, 'WorkflowRunFailedError')
+    assert.equal(getErrorResponse(failed)?.status, 422)
+  })
+  await withTestGraph('rtcDoneGraph', { ok: { nodeId: 'ok', rpcName: 'health', input: {} } }, ['ok'], async () => {
+    assert.equal(await services.workflowService.runToCompletion('rtcDoneGraph', {}, rpcFor(services)), undefined)
+  })
+  await withProbeWorkflow(
+    'rtcCancelProbe',
+    async (_services, _input, { workflow }) => {
+      throw new WorkflowCancelledException(workflow.runId, 'Nothing left to do')
+    },
+    async (name) => {
+      const cancelled = await services.workflowService.runToCompletion(name, {}, rpcFor(services)).catch((e: Error) => e)
+      assert.equal(cancelled.constructor.name, 'WorkflowRunCancelledError')
+      assert.equal(getErrorResponse(cancelled)?.status, 409)
+    },
+  )
 })
 
 test('unknown-workflow-404: starting a name that is not a generated workflow throws WorkflowNotFoundError', async () => {
@@ -937,6 +1031,171 @@ test('graph-inline-retries-onerror-running: an inline graph node with retries ab
       assert.deepEqual([run.status, run.error.message], ['failed', "Graph node 'check' failed after exhausting retries"])
     },
   )
+})
+
+test('graph-inline-node-called-once: inline, a failing node is called once whatever its retries, which are recorded; its onError nodes get { error: { message } }, and with retries unset the run fails with "failed after exhausting retries"; the same with a queue service when the run is started inline', async () => {
+  const calls: unknown[] = []
+  // health is wrapped for this test only: it records each input and throws when asked to.
+  const failOnDemand = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
+    calls.push(data)
+    if (data?.fail) throw new Error('printer jammed')
+    return original(services, data, wire)
+  }
+  await withWrappedFunction('health', failOnDemand, async () => {
+    const run = async (name: string, check: Record<string, unknown>) => {
+      let outcome: any
+      await withTestGraph(
+        name,
+        { check: { nodeId: 'check', rpcName: 'health', input: { fail: true }, ...check }, recover: { nodeId: 'recover', rpcName: 'health', input: {} } },
+        ['check'],
+        async () => {
+          calls.length = 0
+          const { runId } = await services.workflowService.startWorkflow(name, {}, { type: 'test' }, rpcFor(services))
+          outcome = { run: await services.workflowService.getRun(runId), history: await services.workflowService.getRunHistory(runId) }
+        },
+      )
+      return outcome
+    }
+    // retries 3 and no onError: one call, the retries are recorded on the step, and the run fails with the node's error.
+    const noOnError = await run('onceRetriesGraph', { retries: 3 })
+    assert.deepEqual(calls, [{ fail: true }])
+    assert.deepEqual(noOnError.history.map((s: any) => [s.stepName, s.status, s.attemptCount, s.retries]), [['check', 'failed', 1, 3]])
+    assert.deepEqual([noOnError.run.status, noOnError.run.error.message], ['failed', 'printer jammed'])
+    // retries unset and an onError: one call of check, then recover with the error as its input, and the run fails.
+    const withOnError = await run('onceOnErrorGraph', { onError: 'recover' })
+    assert.deepEqual(calls, [{ fail: true }, { error: { message: 'printer jammed' } }])
+    assert.deepEqual(withOnError.history.map((s: any) => [s.stepName, s.status, s.retries]), [['check', 'failed', 0], ['recover', 'succeeded', 0]])
+    assert.deepEqual([withOnError.run.status, withOnError.run.error.message], ['failed', "Graph node 'check' failed after exhausting retries"])
+    // With a queue service, a run started with { inline: true } (as runToCompletion starts one) also calls the node once.
+    const jobs: unknown[] = []
+    services.queueService = { add: async (queue: string) => { jobs.push(queue); return 'job' } }
+    try {
+      await withTestGraph('onceInlineGraph', { check: { nodeId: 'check', rpcName: 'health', input: { fail: true }, retries: 3 } }, ['check'], async () => {
+        calls.length = 0
+        const { runId } = await services.workflowService.startWorkflow('onceInlineGraph', {}, { type: 'test' }, rpcFor(services), { inline: true })
+        assert.deepEqual(calls, [{ fail: true }])
+        assert.deepEqual(jobs, [])
+        assert.equal((await services.workflowService.getRun(runId)).status, 'failed')
+      })
+    } finally {
+      delete services.queueService
+    }
+  })
+})
+
+test('graph-branch-no-edge: a node with a next record whose function takes no branch, or a key the record lacks, leads nowhere and the run completes with no error, unless an earlier run on the in-memory store took a branch at a node of that name; a node\'s wire has graph, not workflowStep, and workflowQueued does not send an inline node to the queue', async () => {
+  const wires: any[] = []
+  // health is wrapped for this test only: it records its wire and takes the branch named in its input, if any.
+  const branchOnDemand = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
+    wires.push(wire)
+    if (data?.key) wire.graph?.branch(data.key)
+    return original(services, {}, wire)
+  }
+  const functionsMeta = (await import('@pikku/core/state')).pikkuState(null, 'function', 'meta') as Record<string, any>
+  const healthMeta = functionsMeta.health
+  const start = async (name: string, input: unknown) => {
+    const { runId } = await services.workflowService.startWorkflow(name, input, { type: 'test' }, rpcFor(services))
+    const history = await services.workflowService.getRunHistory(runId)
+    return { runId, run: await services.workflowService.getRun(runId), steps: history.map((s: any) => [s.stepName, s.status]) }
+  }
+  await withWrappedFunction('health', branchOnDemand, async () => {
+    await withTestGraph(
+      'branchNoEdgeGraph',
+      {
+        // A node id no other test uses: the in-memory store mixes up the branches of nodes that share an id (below).
+        pickBranch: { nodeId: 'pickBranch', rpcName: 'health', input: { key: { $ref: 'trigger', path: 'key' } }, next: { go: 'after' } },
+        after: { nodeId: 'after', rpcName: 'health', input: {} },
+      },
+      ['pickBranch'],
+      async () => {
+        for (const input of [{}, { key: 'elsewhere' }]) {
+          wires.length = 0
+          const { runId, run, steps } = await start('branchNoEdgeGraph', input)
+          assert.deepEqual(steps, [['pickBranch', 'succeeded']])
+          assert.deepEqual([run.status, run.error], ['completed', undefined])
+          // The node's function gets graph on its wire, and no workflowStep.
+          assert.deepEqual([wires[0].graph.runId, wires[0].graph.graphName, wires[0].graph.nodeId], [runId, 'branchNoEdgeGraph', 'pickBranch'])
+          assert.equal(typeof wires[0].graph.setState, 'function')
+          assert.equal(typeof wires[0].graph.getState, 'function')
+          assert.equal(wires[0].workflowStep, undefined)
+        }
+        // The key the record holds does lead on, so the two runs above did stop for want of an edge.
+        assert.deepEqual((await start('branchNoEdgeGraph', { key: 'go' })).steps, [['pickBranch', 'succeeded'], ['after', 'succeeded']])
+        // In core 0.12.90 the in-memory store reads the branch keys of every run it holds: once a run took 'go', a
+        // later run whose node takes no branch follows 'go' as well.
+        assert.deepEqual((await start('branchNoEdgeGraph', {})).steps, [['pickBranch', 'succeeded'], ['after', 'succeeded']])
+      },
+    )
+    // Marked workflowQueued, with no queue service: an inline graph still calls the function in this process.
+    await withTestGraph('queuedFlagGraph', { solo: { nodeId: 'solo', rpcName: 'health', input: {} } }, ['solo'], async () => {
+      functionsMeta.health = { ...healthMeta, workflowQueued: true }
+      try {
+        wires.length = 0
+        const queued = await start('queuedFlagGraph', {})
+        assert.equal(wires.length, 1)
+        assert.deepEqual([queued.run.status, queued.steps], ['completed', [['solo', 'succeeded']]])
+      } finally {
+        functionsMeta.health = healthMeta
+      }
+    })
+  })
+})
+
+test('graph-references-checked-at-start: a graph that refs, routes to or starts at a node it does not have is refused before a run is created or a node is called', async () => {
+  let called = 0
+  const count = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
+    called++
+    return original(services, data, wire)
+  }
+  const cases: Array<[Record<string, any>, string[], string]> = [
+    [{ a: { nodeId: 'a', rpcName: 'health', input: { x: { $ref: 'ghost', path: 'x' } } } }, ['a'], "node 'a' references unknown node 'ghost' in input"],
+    [{ a: { nodeId: 'a', rpcName: 'health', input: {}, next: 'ghost' } }, ['a'], "node 'a' routes to unknown node 'ghost'"],
+    [{ a: { nodeId: 'a', rpcName: 'health', input: {}, onError: 'ghost' } }, ['a'], "node 'a' onError targets unknown node 'ghost'"],
+    [{ a: { nodeId: 'a', rpcName: 'health', input: {} } }, ['ghost'], "entry node 'ghost' is not defined"],
+  ]
+  await withWrappedFunction('health', count, async () => {
+    for (const [nodes, entries, message] of cases) {
+      await withTestGraph('badRefsGraph', nodes, entries, async () => {
+        await assert.rejects(services.workflowService.startWorkflow('badRefsGraph', {}, { type: 'test' }, rpcFor(services)), {
+          message: `Workflow graph 'badRefsGraph': ${message}`,
+        })
+      })
+    }
+  })
+  assert.equal(called, 0)
+  assert.deepEqual(await services.workflowService.listRuns({ workflowName: 'badRefsGraph' }), [])
+})
+
+test('graph-queued-node-job-options: with a queue service, a graph run sends its entry nodes to the step-worker queue with retries + 1 attempts (6 by default), exponential backoff with no delay when retryDelay is unset or \'exponential\', none when retries is 0 and retryDelay unset, and a fixed one for a duration', async () => {
+  const jobs: any[] = []
+  services.queueService = { add: async (queue: string, data: any, options: any) => { jobs.push({ queue, node: data.stepName, options }); return 'job' } }
+  try {
+    await withTestGraph(
+      'queuedOptionsGraph',
+      {
+        plain: { nodeId: 'plain', rpcName: 'health', input: {} },
+        none: { nodeId: 'none', rpcName: 'health', input: {}, retries: 0 },
+        fixed: { nodeId: 'fixed', rpcName: 'health', input: {}, retries: 2, retryDelay: '30s' },
+        named: { nodeId: 'named', rpcName: 'health', input: {}, retries: 2, retryDelay: 'exponential' },
+      },
+      ['plain', 'none', 'fixed', 'named'],
+      async () => {
+        const { runId } = await services.workflowService.startWorkflow('queuedOptionsGraph', {}, { type: 'test' }, rpcFor(services))
+        // Nothing ran here: the nodes are waiting for a step worker.
+        const history = await services.workflowService.getRunHistory(runId)
+        assert.ok(history.every((s: any) => s.status === 'pending'))
+      },
+    )
+    const byNode = Object.fromEntries(jobs.map((job) => [job.node, job]))
+    assert.deepEqual(Object.keys(byNode).sort(), ['fixed', 'named', 'none', 'plain'])
+    for (const job of jobs) assert.equal(job.queue, 'pikku-workflow-step-worker')
+    assert.deepEqual([byNode.plain.options.attempts, byNode.plain.options.backoff], [6, 'exponential'])
+    assert.deepEqual([byNode.none.options.attempts, byNode.none.options.backoff], [1, undefined])
+    assert.deepEqual([byNode.fixed.options.attempts, byNode.fixed.options.backoff], [3, { type: 'fixed', delay: 30_000 }])
+    assert.deepEqual([byNode.named.options.attempts, byNode.named.options.backoff], [3, 'exponential'])
+  } finally {
+    delete services.queueService
+  }
 })
 
 test('graph-child-workflow-parked-succeeds: a graph node whose workflow parks (workflow.suspend, or a sleep) is recorded succeeded with no result, the next node gets undefined from it, and the graph run completes while the child is still parked', async () => {
