@@ -161,6 +161,29 @@ test('pg-event-hub-one-process-id: two PgEventHubService in one process never re
   }
 })
 
+test('pg-completed-clears-error: on PostgreSQL a run that suspended and then completes reads back with no error', async () => {
+  const wf = services.workflowService as PgKyselyWorkflowService
+  const runId = await wf.createRun('probe', {}, false, 'hash', { type: 'test' })
+  await wf.updateRunStatus(runId, 'suspended', undefined, { message: 'Wait for a review', stack: '', code: 'SUSPENDED' } as never)
+  assert.equal((await wf.getRun(runId))?.error?.message, 'Wait for a review')
+  await wf.updateRunStatus(runId, 'completed', { reviewed: true })
+  const run = await wf.getRun(runId)
+  assert.deepEqual([run?.status, run?.error, run?.output], ['completed', undefined, { reviewed: true }])
+  const status = await wf.getRunStatus(runId)
+  assert.deepEqual([status?.status, status?.error], ['completed', undefined])
+})
+
+test('pg-retry-same-step-row: on PostgreSQL a retry attempt of a failed step keeps the step\'s stepId', async () => {
+  const wf = services.workflowService as PgKyselyWorkflowService
+  const runId = await wf.createRun('probe', {}, false, 'hash', { type: 'test' })
+  const step = await wf.insertStepState(runId, 'Check', 'sendReminder', {}, { retries: 2 })
+  await wf.setStepError(step.stepId, new Error('flaky'))
+  const retry = await wf.createRetryAttempt(step.stepId, 'pending')
+  assert.equal(retry.stepId, step.stepId)
+  assert.equal(retry.attemptCount, 2)
+  assert.equal((await wf.getStepState(runId, 'Check')).stepId, step.stepId)
+})
+
 test('pg-falsy-output-dropped: a run that completes with false, 0 or an empty string reads back with no output, while a step\'s false result is kept', async () => {
   const wf = services.workflowService as PgKyselyWorkflowService
   for (const output of [false, 0, '']) {
