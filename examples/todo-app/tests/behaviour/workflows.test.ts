@@ -142,6 +142,22 @@ test('inline-step-gets-caller-wire: a step of an inline run started from an HTTP
   assert.ok(wires[0].http, 'the HTTP request of the starting call is on the step\'s wire too')
 })
 
+test('rpc-start-from-http-no-owner: a run started with rpc.startWorkflow from an HTTP function with a session records no owner, and another user may read it', async () => {
+  // startTodoReminder is wrapped for this test only, to start the run the way a function usually would.
+  const viaRpc = (): RegisteredFunc => async (_services, data, wire) => wire.rpc.startWorkflow('todoReminderWorkflow', { todoId: data.todoId })
+  await withWrappedFunction('startTodoReminder', viaRpc, async () => {
+    const todo = await newTodo('alice', 'Renew the passport', true)
+    const started = await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)
+    assert.equal(started.status, 200)
+    const { runId } = await started.json()
+    const run = await services.workflowService.getRun(runId)
+    assert.equal(run.status, 'completed')
+    assert.equal(run.wire.pikkuUserId, undefined)
+    const read = await app.call('bob', 'GET', `/reminder-runs/${runId}`)
+    assert.equal(read.status, 200)
+  })
+})
+
 test('run-owner-only-403: another user reading a reminder run gets 403', async () => {
   const todo = await newTodo('alice', 'Call the bank')
   const { runId } = await (await app.call('alice', 'POST', `/todos/${todo.todoId}/reminder`)).json()
