@@ -1049,6 +1049,32 @@ test('graph-inline-retries-onerror-running: an inline graph node with retries ab
   )
 })
 
+test('graph-onerror-node-is-entry: the inspector makes a node that only onError points at an entry node, so it runs at the start of a run that does not fail', async () => {
+  const { inspectFiles } = await import('./harness/inspector.js')
+  const file = [
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    "import { pikkuWorkflowGraph } from '#pikku/workflow'",
+    'export const work = pikkuSessionlessFunc<{}, { ok: boolean }>({ func: async () => ({ ok: true }) })',
+    'export const undo = pikkuSessionlessFunc<{}, { ok: boolean }>({ func: async () => ({ ok: true }) })',
+    'export const onErrorGraph = pikkuWorkflowGraph({',
+    "  nodes: { doWork: 'work', undoWork: 'undo' },",
+    "  config: { doWork: { onError: 'undoWork' } },",
+    '})',
+  ].join('\n')
+  const { state } = await inspectFiles('graph-onerror-entry', { 'probe.graph.ts': file })
+  const graphs = state.workflows.graphMeta as Record<string, any>
+  const meta = Object.values(graphs).find((graph: any) => graph.nodes?.doWork)
+  assert.deepEqual([...meta.entryNodeIds].sort(), ['doWork', 'undoWork'])
+  // Run with the generated nodes, each pointed at health: both nodes run, though nothing failed.
+  const nodes = Object.fromEntries(Object.entries(meta.nodes as Record<string, any>).map(([id, node]) => [id, { ...node, rpcName: 'health' }]))
+  await withTestGraph('onErrorEntryGraph', nodes, meta.entryNodeIds, async () => {
+    const { runId } = await services.workflowService.startWorkflow('onErrorEntryGraph', {}, { type: 'test' }, rpcFor(services))
+    const history = await services.workflowService.getRunHistory(runId)
+    assert.deepEqual(history.map((s: any) => [s.stepName, s.status]).sort(), [['doWork', 'succeeded'], ['undoWork', 'succeeded']])
+    assert.equal((await services.workflowService.getRun(runId)).status, 'completed')
+  })
+})
+
 test('graph-inline-node-called-once: inline, a failing node is called once whatever its retries, which are recorded; its onError nodes get { error: { message } }, and with retries unset the run fails with "failed after exhausting retries"; the same with a queue service when the run is started inline', async () => {
   const calls: unknown[] = []
   // health is wrapped for this test only: it records each input and throws when asked to.
