@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process'
 import { WebSocket, WebSocketServer } from 'ws'
 import { DEFAULT_WS_MAX_PAYLOAD, pikkuWebsocketHandler } from '@pikku/ws'
 import { createServer } from 'node:http'
-import { PikkuLocalChannelHandler, runLocalChannel } from '@pikku/core/channel/local'
+import { LocalEventHubService, PikkuLocalChannelHandler, runLocalChannel } from '@pikku/core/channel/local'
+import { PgEventHubService } from '@pikku/kysely-postgres'
 import { runChannelConnect, runChannelMessage } from '@pikku/core/channel/serverless'
 import { registerProbe } from './harness/core-probes.js'
 import { addChannelMiddleware, combineChannelMiddleware } from '@pikku/core/channel'
@@ -319,6 +320,45 @@ test('unauthorized-text-then-echo: a message to a session route without a sessio
   assert.deepEqual(second, { action: 'getTodo' })
 })
 
+test('wiring-middleware-skips-lifecycle: the wiring\'s middleware wraps a message handler but runs neither while onConnect runs nor while onDisconnect runs', async () => {
+  // Chains are cached once combined; clearing the cache first lets a chain that did include the wiring's middleware
+  // show it, and clearing it again afterwards drops the recorder from the chains built here.
+  const { clearMiddlewareCache } = await import(new URL('../../node_modules/@pikku/core/dist/middleware-runner.js', import.meta.url).href)
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const disconnectId = (pikkuState(null, 'channel', 'meta') as any).todos.disconnect.pikkuFuncId as string
+  const channelMiddleware = config.middleware
+  const calls: string[] = []
+  let recording = true
+  try {
+    clearMiddlewareCache()
+    config.middleware = [
+      async (_services: unknown, wire: any, next: () => Promise<void>) => {
+        if (recording) calls.push(`wiring:${wire.functionId ?? 'unknown'}`)
+        await next()
+      },
+    ]
+    await withWrappedFunction(disconnectId, (original) => async (...args) => {
+      calls.push('onDisconnect')
+      return original(...args)
+    }, async () => {
+      const c = await signedIn('wiremw')
+      assert.deepEqual(await c.next((f) => f && typeof f === 'object' && 'signedIn' in f), { signedIn: true })
+      assert.deepEqual(calls, [])
+      await c.call('listTodos')
+      assert.equal(calls.length, 1)
+      assert.match(calls[0]!, /^wiring:/)
+      await c.close()
+      await waitFor(async () => calls.includes('onDisconnect'), (done) => done, 3000)
+    })
+    assert.equal(calls.length, 2)
+    assert.equal(calls[1], 'onDisconnect')
+  } finally {
+    recording = false
+    config.middleware = channelMiddleware
+    clearMiddlewareCache()
+  }
+})
+
 test('refused-message-skips-middleware: a message refused for want of a session runs neither the channel\'s middleware nor the route\'s own; a signed-in socket runs both', async () => {
   // A fresh route name gets a fresh cached chain, so the middleware set here is the one combined for it.
   const config = pikkuState(null, 'channel', 'channels').get('todos') as any
@@ -391,6 +431,33 @@ test('reply-shapes: a routed function that returns nothing is answered with the 
     c.send({ action: 'listTodos' })
     assert.deepEqual(await c.next(Array.isArray, 3000, from), ['a', 'b'])
   })
+})
+
+test('default-on-message-result-sent: the channel\'s default onMessage has its result sent as it is, with no routing key: an object as JSON, a string as plain text, null as null; undefined sends nothing', async () => {
+  // The todos channel has no default onMessage; for this test it gets a probe that returns what the message asks for.
+  const config = pikkuState(null, 'channel', 'channels').get('todos') as any
+  const meta = (pikkuState(null, 'channel', 'meta') as any).todos
+  registerProbe('probeDefaultOnMessage', { func: async (_services: unknown, data: any) => (data.give === 'nothing' ? undefined : data.give) }, { sessionless: true })
+  const originalMessage = meta.message
+  try {
+    config.onMessage = { func: { func: async () => {} }, auth: false }
+    meta.message = { pikkuFuncId: 'probeDefaultOnMessage' }
+    const c = await signedIn('defmsg')
+    await c.next((f) => f && typeof f === 'object' && 'signedIn' in f)
+    const raw: string[] = []
+    c.ws.on('message', (data) => raw.push(data.toString()))
+    for (const give of [{ a: 1 }, 'plain', null, 'nothing', 'last']) {
+      const from = c.frames.length
+      c.send({ give })
+      if (give !== 'nothing') await c.next(() => true, 3000, from)
+    }
+    // The frame for 'nothing' would have come before the one for 'last'.
+    assert.deepEqual(raw, ['{"a":1}', 'plain', 'null', 'last'])
+  } finally {
+    delete config.onMessage
+    meta.message = originalMessage
+    forgetProbes('probeDefaultOnMessage')
+  }
 })
 
 test('reply-key-sticks: the routing key is merged into the object the function returned, so the app’s stored to-do keeps it', async () => {
@@ -766,6 +833,65 @@ test('serverless-binary-to-on-message: the serverless runner hands a binary fram
     delete config.onBinaryMessage
     meta.message = originalMessage
     forgetProbes('probeChannelOnMessage')
+  }
+})
+
+test('serverless-handlers-binary-and-close: the Lambda and Cloudflare channel handlers throw on sendBinary and on send with isBinary; Lambda JSON-encodes a string it sends; close() called by a message only marks the channel closed: no onDisconnect, nothing sent, the socket left open', async () => {
+  const lambdaModule = await import(new URL('../../node_modules/@pikku/lambda/dist/websocket/lambda-channel-handler.js', import.meta.url).href)
+  const cloudflareModule = await import(new URL('../../node_modules/@pikku/cloudflare/dist/cloudflare-channel-handler-factory.js', import.meta.url).href)
+  const posted: { ConnectionId: string; Data: string }[] = []
+  const callbackAPI = { send: async (command: { input: { ConnectionId: string; Data: string } }) => void posted.push(command.input) }
+  const cfSent: unknown[] = []
+  let cfClosed = false
+  const websocket = { send: (data: unknown) => void cfSent.push(data), close: () => void (cfClosed = true) }
+  const factories = {
+    lambda: lambdaModule.createLambdaChannelHandlerFactory(app.services.logger, {}, callbackAPI),
+    cloudflare: cloudflareModule.createCloudflareChannelHandlerFactory(app.services.logger, {}, websocket),
+  }
+  for (const [name, factory] of Object.entries(factories)) {
+    const handler = factory(`${name}-binary`, 'todos', undefined)
+    assert.throws(() => handler.sendBinary(Uint8Array.from([1])), /^Error: Binary data is not supported on serverless/, name)
+    await assert.rejects(handler.send(Uint8Array.from([1]), true), /^Error: Binary data is not supported on serverless/, name)
+  }
+  await factories.lambda('lambda-text', 'todos', undefined).send("Unauthorized for route 'action:getTodo'")
+  assert.deepEqual(posted, [{ ConnectionId: 'lambda-text', Data: '"Unauthorized for route \'action:getTodo\'"' }])
+  posted.length = 0
+
+  // A route whose function closes its channel, run by the serverless runner on each adapter's handler.
+  const stored = new Map<string, any>()
+  const channelStore = {
+    addChannel: async ({ channelId, channelName, openingData }: any) => void stored.set(channelId, { channelName, openingData }),
+    setPikkuUserId: async () => {},
+    getChannel: async (channelId: string) => stored.get(channelId)!,
+    removeChannels: async () => {},
+  }
+  const routes = (pikkuState(null, 'channel', 'channels').get('todos') as any).onMessageWiring.action
+  const routeMeta = (pikkuState(null, 'channel', 'meta') as any).todos.messageWirings.action
+  const disconnectId = (pikkuState(null, 'channel', 'meta') as any).todos.disconnect.pikkuFuncId as string
+  const states: string[] = []
+  const disconnects: string[] = []
+  registerProbe('probeCloseChannel', { func: async (_services: unknown, _data: unknown, wire: any) => (await wire.channel.close(), states.push(wire.channel.state), { closed: true }) }, { sessionless: true })
+  try {
+    routes.probeCloseChannel = { func: { func: async () => {} }, auth: false }
+    routeMeta.probeCloseChannel = { pikkuFuncId: 'probeCloseChannel' }
+    await withWrappedFunction(disconnectId, (original) => async (...args) => (disconnects.push('onDisconnect'), original(...args)), async () => {
+      for (const [name, factory] of Object.entries(factories)) {
+        const params = { channelId: `${name}-close`, channelStore: channelStore as never, channelHandlerFactory: factory as never }
+        await runChannelConnect({ ...params, route: '/todos/live' } as never)
+        // The runner hands the reply back to the adapter rather than sending it.
+        assert.deepEqual(await runChannelMessage(params as never, JSON.stringify({ action: 'probeCloseChannel' })), { closed: true, action: 'probeCloseChannel' })
+      }
+    })
+    assert.deepEqual(states, ['closed', 'closed'])
+    assert.deepEqual(disconnects, [])
+    assert.equal(cfClosed, false)
+    // Nothing went out on either runtime: no message and no call that would end the connection.
+    assert.deepEqual(posted, [])
+    assert.deepEqual(cfSent, [])
+  } finally {
+    delete routes.probeCloseChannel
+    delete routeMeta.probeCloseChannel
+    forgetProbes('probeCloseChannel')
   }
 })
 
@@ -1569,6 +1695,99 @@ test('dev-server-stop-waits-for-sockets: the Node.js server that pikku dev and p
     assert.equal((await fetch(`http://127.0.0.1:${port}/health`)).status, 200)
     assert.equal((await c.call('listTodos')).action, 'listTodos')
   })
+})
+
+test('ws-handler-upgrades-only: pikkuWebsocketHandler listens only for the server\'s upgrade event and adds no request listener, so plain HTTP requests need a handler of their own', () => {
+  const server = createServer()
+  const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_WS_MAX_PAYLOAD })
+  try {
+    pikkuWebsocketHandler({ server, wss, logger: app.services.logger })
+    assert.equal(server.listenerCount('request'), 0)
+    assert.equal(server.listenerCount('upgrade'), 1)
+  } finally {
+    wss.close()
+  }
+})
+
+test('ws-private-hub: pikkuWebsocketHandler reads the eventHub singleton when it is called; with a PgEventHubService there, with none, or before the singleton services exist, it delivers through a hub of its own, which publishes from functions never reach', async () => {
+  const services = app.services as any
+  const appHub = services.eventHub
+  /** A second http.Server with pikkuWebsocketHandler attached while `prepare` holds; `undo` runs right after the call. */
+  const attach = async (prepare: () => void, undo: () => void) => {
+    const server = createServer()
+    const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_WS_MAX_PAYLOAD })
+    prepare()
+    try {
+      pikkuWebsocketHandler({ server, wss, logger: app.services.logger })
+    } finally {
+      undo()
+    }
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as { port: number }).port
+    const sockets: RawClient[] = []
+    return {
+      socket: async (userId: string) => {
+        const c = new RawClient(`ws://127.0.0.1:${port}/todos/live`, { authorization: `Bearer ${await app.token(userId)}` })
+        sockets.push(c)
+        await c.opened
+        return c
+      },
+      stop: async () => {
+        await Promise.all(sockets.map((c) => c.close()))
+        await new Promise<void>((resolve) => wss.close(() => resolve()))
+        server.closeAllConnections()
+        await new Promise<void>((resolve) => server.close(() => resolve()))
+      },
+    }
+  }
+  const pushes = (c: RawClient) => c.frames.filter((f: any) => f && typeof f === 'object' && f.topic).length
+
+  // A PgEventHubService as the singleton, never init()ed, so its publish fans out in this process only.
+  const pg = new PgEventHubService<Record<string, unknown>>('postgres://unused@127.0.0.1:1/none')
+  assert.equal((pg as unknown) instanceof LocalEventHubService, false)
+  const withPg = await attach(() => void (services.eventHub = pg), () => {})
+  try {
+    const c = await withPg.socket('pghub')
+    await c.call('subscribeToChanges')
+    // The function subscribed the socket in the Pg hub...
+    assert.equal((pg as any).local.subscriptions.get('todos:pghub')?.size, 1)
+    await pg.publish('todos:pghub', null, { topic: 'todos:pghub', data: 'ping' })
+    // ...but the handler never registered its sockets there, so nothing arrives before the next reply.
+    await c.call('listTodos')
+    assert.equal(pushes(c), 0)
+  } finally {
+    services.eventHub = appHub
+    await withPg.stop()
+  }
+
+  // Called while no singleton services are registered, or while they have no eventHub: its hub is private, even though
+  // the app's LocalEventHubService is back in place by the first upgrade.
+  const state = (...args: unknown[]) => (pikkuState as any)(null, 'package', 'singletonServices', ...args)
+  const registered = state()
+  const setups = {
+    // pikkuState ignores undefined as a value; null reads as unset to getSingletonServices.
+    noservices: [() => state(null), () => state(registered)],
+    noeventhub: [() => void (services.eventHub = undefined), () => void (services.eventHub = appHub)],
+  } as const
+  for (const [name, [prepare, undo]] of Object.entries(setups)) {
+    const topic = `todos:${name}`
+    const early = await attach(prepare, undo)
+    try {
+      const c = await early.socket(name)
+      const shared = await signedIn(name)
+      await c.call('subscribeToChanges')
+      await shared.call('subscribeToChanges')
+      assert.equal(subscribers(topic), 2, name)
+      await appHub.publish(topic, null, { topic, data: 'ping' })
+      // The socket on the app's own handler gets the push; the one on the early handler does not.
+      await shared.next((f) => f && typeof f === 'object' && f.topic === topic)
+      await c.call('listTodos')
+      assert.equal(pushes(c), 0, name)
+    } finally {
+      undo()
+      await early.stop()
+    }
+  }
 })
 
 test('ws-handler-takes-every-upgrade: pikkuWebsocketHandler answers every upgrade on its server, so a second WebSocket endpoint on the same http.Server has its sockets destroyed once Pikku finds no channel there', async () => {
