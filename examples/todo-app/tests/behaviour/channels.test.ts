@@ -8,7 +8,7 @@ import { DEFAULT_WS_MAX_PAYLOAD, pikkuWebsocketHandler } from '@pikku/ws'
 import { createServer } from 'node:http'
 import { LocalEventHubService, PikkuLocalChannelHandler, runLocalChannel } from '@pikku/core/channel/local'
 import { PgEventHubService } from '@pikku/kysely-postgres'
-import { runChannelConnect, runChannelMessage } from '@pikku/core/channel/serverless'
+import { runChannelConnect, runChannelDisconnect, runChannelMessage } from '@pikku/core/channel/serverless'
 import { registerProbe } from './harness/core-probes.js'
 import { addChannelMiddleware, combineChannelMiddleware } from '@pikku/core/channel'
 import { addHTTPMiddleware, fetch as pikkuFetch, fetchData, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
@@ -162,6 +162,76 @@ test('channel-tags-middleware-not-run: tag middleware the inspector records for 
   }
 })
 
+test('channel-tags-lifecycle-and-channel-middleware: for a channel\'s tags the inspector writes tag middleware and channel middleware into the channel\'s metadata and none into onConnect\'s or onDisconnect\'s; at run time the channel middleware registered for the tag wraps a handler\'s sends, and the tag middleware runs around neither onConnect nor onDisconnect', async () => {
+  const { state } = await inspectFiles('channel-tags', {
+    'probe.ts': [
+      "import { wireChannel, addChannelMiddleware, pikkuChannelConnectionFunc, pikkuChannelDisconnectionFunc } from '@pikku/core/channel'",
+      "import { addTagMiddleware, pikkuChannelMiddleware, pikkuMiddleware } from '@pikku/core/middleware'",
+      'export const mw = pikkuMiddleware(async (_services, _wire, next) => next())',
+      'export const cmw = pikkuChannelMiddleware(async (_services, event, next) => next(event))',
+      "addTagMiddleware('audited', [mw])",
+      "addChannelMiddleware('audited', [cmw])",
+      'export const hello = pikkuChannelConnectionFunc<{ hi: boolean }>(async () => ({ hi: true }))',
+      'export const bye = pikkuChannelDisconnectionFunc(async () => {})',
+      "wireChannel({ name: 'room', route: '/room', onConnect: hello, onDisconnect: bye, tags: ['audited'], auth: false })",
+    ].join('\n'),
+  })
+  const inspected = (state as any).channels.meta.room
+  assert.deepEqual(inspected.middleware, [{ type: 'tag', tag: 'audited' }])
+  assert.deepEqual(inspected.channelMiddleware, [{ type: 'tag', tag: 'audited' }])
+  assert.ok(inspected.connect.pikkuFuncId && inspected.disconnect.pikkuFuncId)
+  assert.equal(inspected.connect.middleware, undefined)
+  assert.equal(inspected.disconnect.middleware, undefined)
+
+  // At run time, on the todos channel given that metadata. Chains are cached once combined: clearing the cache lets the
+  // lifecycle chains be rebuilt from it, and clearing it again afterwards drops the recorders.
+  const { clearMiddlewareCache } = await import(new URL('../../node_modules/@pikku/core/dist/middleware-runner.js', import.meta.url).href)
+  const tag = 'behaviour-channel-tags-run'
+  const calls: string[] = []
+  let recording = true
+  addTagMiddleware(tag, [
+    async (_services: unknown, wire: any, next: () => Promise<void>) => {
+      if (recording) calls.push(`tag:${wire.functionId ?? 'outside'}`)
+      await next()
+    },
+  ])
+  addChannelMiddleware(tag, [
+    async (_services: unknown, event: unknown, next: (event: unknown) => Promise<void>) => {
+      if (recording) calls.push(`channel:${JSON.stringify(event)}`)
+      return next(event)
+    },
+  ] as never)
+  const meta = (pikkuState(null, 'channel', 'meta') as any).todos
+  const saved = { middleware: meta.middleware, channelMiddleware: meta.channelMiddleware }
+  const routes = (pikkuState(null, 'channel', 'channels').get('todos') as any).onMessageWiring.action
+  registerProbe('probeTagSend', { func: async (_services: unknown, _data: unknown, wire: any) => (await wire.channel.send({ sent: 1 }), { ok: true }) }, { sessionless: true })
+  try {
+    clearMiddlewareCache()
+    meta.middleware = [{ type: 'tag', tag }]
+    meta.channelMiddleware = [{ type: 'tag', tag }]
+    routes.probeTagSend = { func: { func: async () => {} }, auth: false }
+    meta.messageWirings.action.probeTagSend = { pikkuFuncId: 'probeTagSend' }
+    await withWrappedFunction(meta.disconnect.pikkuFuncId, (original) => async (...args) => (calls.push('onDisconnect'), original(...args)), async () => {
+      const c = await signedIn('tagrun')
+      assert.deepEqual(await c.next((f) => f && typeof f === 'object' && 'signedIn' in f), { signedIn: true })
+      assert.deepEqual(calls, [])
+      await c.call('probeTagSend')
+      assert.ok(c.frames.some((f: any) => f && f.sent === 1))
+      await c.close()
+      await waitFor(async () => calls.includes('onDisconnect'), (done) => done, 3000)
+    })
+    assert.deepEqual(calls, ['channel:{"sent":1}', 'onDisconnect'])
+  } finally {
+    recording = false
+    meta.middleware = saved.middleware
+    meta.channelMiddleware = saved.channelMiddleware
+    delete routes.probeTagSend
+    delete meta.messageWirings.action.probeTagSend
+    forgetProbes('probeTagSend')
+    clearMiddlewareCache()
+  }
+})
+
 test('channel-tag-middleware-replaced: a second addChannelMiddleware call for the same tag replaces the first call\'s list, where addTagMiddleware adds to it', () => {
   const tag = 'behaviour-channel-replace'
   const first = async (_services: unknown, event: unknown, next: (event: unknown) => Promise<void>) => next(event)
@@ -235,6 +305,7 @@ const serverless = () => {
     onSetState: (record: (state: unknown) => void) => void (stateWritten = record),
     connect: (channelId: string) => runChannelConnect({ ...params(channelId), route: '/todos/live' } as never),
     message: (channelId: string, data: unknown) => runChannelMessage(params(channelId) as never, data),
+    disconnect: (channelId: string) => runChannelDisconnect(params(channelId) as never),
   }
 }
 
@@ -254,6 +325,32 @@ test('serverless-connect-result-discarded: the serverless runner sends nothing o
   assert.deepEqual(returned, { signedIn: false })
   assert.ok(runner.stored.has('sl-greet'))
   assert.deepEqual(runner.sent, [])
+})
+
+test('serverless-lifecycle-two-chains: the serverless runner also runs global middleware twice around onConnect and twice around onDisconnect, in the outer chain and in the function runner\'s, with no upgrade run before them', async () => {
+  // Chains are cached once combined; clearing the cache lets them pick up the recorder, and clearing it again drops it.
+  const { clearMiddlewareCache } = await import(new URL('../../node_modules/@pikku/core/dist/middleware-runner.js', import.meta.url).href)
+  const calls: string[] = []
+  let recording = true
+  const counter = async (_services: unknown, wire: any, next: () => Promise<void>) => {
+    if (recording) calls.push(wire.http ? 'upgrade' : (wire.functionId ?? 'outside'))
+    await next()
+  }
+  const globals = pikkuState(null, 'middleware', 'global') as unknown as unknown[]
+  const runner = serverless()
+  try {
+    clearMiddlewareCache()
+    globals.push(counter)
+    await runner.connect('sl-chains')
+    assert.deepEqual(calls, ['outside', 'greetSocket'])
+    calls.length = 0
+    await runner.disconnect('sl-chains')
+    assert.deepEqual(calls, ['outside', 'forgetSocket'])
+  } finally {
+    recording = false
+    globals.splice(globals.indexOf(counter), 1)
+    clearMiddlewareCache()
+  }
 })
 
 test('on-connect-not-awaited: @pikku/ws handles a message while onConnect is still running, so a slow onConnect\'s frame comes after that reply', async () => {
