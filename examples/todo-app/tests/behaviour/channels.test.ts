@@ -218,7 +218,7 @@ test('channel-tags-lifecycle-and-channel-middleware: for a channel\'s tags the i
       await c.call('probeTagSend')
       assert.ok(c.frames.some((f: any) => f && f.sent === 1))
       await c.close()
-      await waitFor(async () => calls.includes('onDisconnect'), (done) => done, 3000)
+      await waitFor(async () => (calls as string[]).includes('onDisconnect'), (done) => done, 3000)
     })
     assert.deepEqual(calls, ['channel:{"sent":1}', 'onDisconnect'])
   } finally {
@@ -445,7 +445,7 @@ test('wiring-middleware-skips-lifecycle: the wiring\'s middleware wraps a messag
       assert.equal(calls.length, 1)
       assert.match(calls[0]!, /^wiring:/)
       await c.close()
-      await waitFor(async () => calls.includes('onDisconnect'), (done) => done, 3000)
+      await waitFor(async () => (calls as string[]).includes('onDisconnect'), (done) => done, 3000)
     })
     assert.equal(calls.length, 2)
     assert.equal(calls[1], 'onDisconnect')
