@@ -19,6 +19,7 @@ import { cors as pikkuCors } from '@pikku/core/middleware'
 import {
   defineHTTPRoutes as coreDefineHTTPRoutes,
   fetch as coreFetch,
+  fetchData as coreFetchData,
   httpRouter,
   PikkuFetchHTTPRequest,
   PikkuFetchHTTPResponse,
@@ -204,6 +205,37 @@ test('empty-result-status: a function returning null answers 204, one that set a
   })
 })
 
+test('fetch-data-null-and-starting-status-204: fetchData answers a null result with 204, and a function that sets the starting status 200 and returns nothing still gets 204', async () => {
+  const route = '/probe-null-status'
+  let act: (response: any) => unknown = () => null
+  const func = { auth: false, func: async (_services: unknown, _data: unknown, { http }: any) => act(http.response) }
+  await withProbeRoute('probeNullStatus', route, func, {}, async () => {
+    const response = new PikkuFetchHTTPResponse()
+    await coreFetchData(new Request(`http://localhost${route}`), response)
+    assert.equal(response.toResponse().status, 204)
+    act = (response) => void response.status(200)
+    const same = await coreFetch(new Request(`http://localhost${route}`))
+    assert.equal(same.status, 204)
+    assert.equal(await same.text(), '')
+  })
+})
+
+test('route-timeout-content-type-ignored: a route wired with timeout: 1 and contentType: \'xml\' still runs a function that takes longer, reads a JSON body as JSON and answers JSON, on Express and core\'s fetch', async () => {
+  const route = '/probe-timeout'
+  const func = { auth: false, func: async (_services: unknown, data: unknown) => {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    return { got: data }
+  } }
+  await withProbeRoute('probeTimeout', route, func, { method: 'post', timeout: 1, contentType: 'xml' }, async () => {
+    const init = { method: 'POST', headers: json, body: '{"a":1}' }
+    for (const response of [await fetch(`${app.url}${route}`, init), await coreFetch(new Request(`http://localhost${route}`, init))]) {
+      assert.equal(response.status, 200)
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/)
+      assert.deepEqual(await response.json(), { got: { a: 1 } })
+    }
+  })
+})
+
 test('update-missing-404: PATCH on a to-do id the store does not hold answers 404 NotFoundError, since the store\'s update returns undefined', async () => {
   const response = await fetch(`${app.url}/todos/t_no_such_todo`, {
     method: 'PATCH',
@@ -251,6 +283,17 @@ test('invalid-body-422: a body that does not match the input type answers 422 Un
   assert.equal(body.message, 'Property "title" does not match schema., Instance type "number" is invalid. Expected "string".')
 })
 
+test('core-reader-coerced-compare: core\'s reader compares a key sent twice after reading "true", "false" and numeric strings as booleans and numbers, and keeps the first value', async () => {
+  const read = (query: string, body: Record<string, unknown>) => {
+    const request = new PikkuFetchHTTPRequest(new Request(`http://localhost/probe?${query}`, { method: 'POST', headers: json, body: JSON.stringify(body) }))
+    request.setParams({ id: '42' })
+    return request.data()
+  }
+  assert.deepEqual(await read('done=true&off=false', { id: 42, done: true, off: false }), { id: '42', done: 'true', off: 'false' })
+  await assert.rejects(read('done=true', { done: false }), errors.UnprocessableContentError)
+  await assert.rejects(read('', { id: 43 }), errors.UnprocessableContentError)
+})
+
 test('reserved-keys-express: on Express a body key "constructor" fails as a conflicting value, and "prototype" is kept and refused by the schema as an unknown key', async () => {
   const post = (body: Record<string, unknown>) =>
     fetch(`${app.url}/todos`, { method: 'POST', headers: { ...alice, ...json }, body: JSON.stringify(body) })
@@ -282,6 +325,38 @@ test('query-boolean-422: ?done=false against done?: boolean answers 422; query v
   }
 })
 
+test('coerce-array-split-only: before validation a comma-separated query value is split for an array field, but a numeric one stays a string and fails a number field with 422; without a schema service the input is not checked at all', async () => {
+  const route = '/probe-coerce'
+  const schemaName = 'ProbeCoerceInput'
+  const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, n: { type: 'number' } }, additionalProperties: false }
+  const schemas = pikkuState(null, 'misc', 'schemas') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, { inputSchemaName: string | null }>
+  const main = getAllPackageStates().get('__main__')!.package as { singletonServices: { schema?: unknown } }
+  const call = async (query: string, options = {}) => {
+    const response = await coreFetch(new Request(`http://localhost${route}?${query}`), options)
+    return { status: response.status, body: response.status === 200 ? await response.json() : (await response.json()).name }
+  }
+  const func = { auth: false, func: async (_services: unknown, data: unknown) => ({ data }) }
+  schemas.set(schemaName, schema)
+  try {
+    await withProbeRoute('probeCoerce', route, func, {}, async () => {
+      functionMeta.probeCoerce!.inputSchemaName = schemaName
+      assert.deepEqual(await call('tags=home,garden'), { status: 200, body: { data: { tags: ['home', 'garden'] } } })
+      assert.deepEqual(await call('n=5'), { status: 422, body: 'UnprocessableContentError' })
+      assert.deepEqual(await call('tags=home,garden', { coerceDataFromSchema: false }), { status: 422, body: 'UnprocessableContentError' })
+      const saved = main.singletonServices.schema
+      main.singletonServices.schema = undefined
+      try {
+        assert.deepEqual(await call('n=5&extra=x'), { status: 200, body: { data: { n: '5', extra: 'x' } } })
+      } finally {
+        main.singletonServices.schema = saved
+      }
+    })
+  } finally {
+    schemas.delete(schemaName)
+  }
+})
+
 test('core-query-repeated-key-last: core\'s reader for a Web Request keeps only the last value of a repeated query key', async () => {
   const request = new PikkuFetchHTTPRequest(new Request('http://localhost/todos?tags=home&tags=garden&list=home,garden'))
   assert.deepEqual(await request.data(), { tags: 'garden', list: 'home,garden' })
@@ -299,6 +374,22 @@ test('core-fetch-body-by-content-type: core\'s reader turns text/* into { data: 
   assert.equal(Object.keys((await read('application/x-www-form-urlencoded', form(256))) as Record<string, string>).length, 256)
   await assert.rejects(read('application/x-www-form-urlencoded', form(257)), (e: unknown) =>
     e instanceof errors.UnprocessableContentError && /Too many form parameters/.test(e.message))
+})
+
+test('core-reader-refusals: core\'s reader refuses a form type with a charset suffix, multipart/form-data and JSON that does not parse with 422, and reads no body for GET, HEAD, OPTIONS and DELETE', async () => {
+  const read = (method: string, type: string, body: string) => {
+    const request = new Request('http://localhost/probe?q=1', { method: 'POST', headers: { 'content-type': type }, body })
+    // A Request refuses a body for GET and HEAD, so the method is shadowed after construction.
+    Object.defineProperty(request, 'method', { value: method })
+    return new PikkuFetchHTTPRequest(request).data()
+  }
+  for (const [type, body] of [['application/x-www-form-urlencoded; charset=utf-8', 'a=1'], ['multipart/form-data; boundary=x', '--x--\r\n'], ['application/json', '{bad']]) {
+    await assert.rejects(read('POST', type!, body!), (e: unknown) => e instanceof errors.UnprocessableContentError, type)
+  }
+  for (const method of ['GET', 'HEAD', 'OPTIONS', 'DELETE']) {
+    assert.deepEqual(await read(method, 'application/json', '{"a":2}'), { q: '1' }, method)
+  }
+  assert.deepEqual(await read('POST', 'application/json', '{"a":2}'), { q: '1', a: 2 })
 })
 
 test('core-fetch-default-body-limit-413: core\'s fetch refuses a body over 10 MiB (DEFAULT_MAX_BODY_SIZE) with 413 PayloadTooLargeError', async () => {
@@ -428,6 +519,21 @@ test('skip-user-session-500: skipUserSession makes core\'s fetch throw a plain E
   assert.equal(refused.status, 500)
   assert.match((await refused.json()).message, /Can't skip trying to get user session/)
   assert.equal((await coreFetch(new Request('http://localhost/health'), { skipUserSession: true })).status, 200)
+})
+
+test('skip-user-session-resolves: with skipUserSession a sessionless route\'s middleware still sets the session the function receives', async () => {
+  const route = '/probe-skip-session'
+  const setter = async (_services: unknown, wire: any, next: () => Promise<void>) => {
+    wire.setSession?.({ userId: 'probe-user' })
+    await next()
+  }
+  const func = { auth: false, func: async (_services: unknown, _data: unknown, wire: any) => ({ userId: wire.session?.userId ?? null }) }
+  await withProbeRoute('probeSkipSession', route, func, { middleware: [setter] }, async () => {
+    for (const skipUserSession of [true, false]) {
+      const response = await coreFetch(new Request(`http://localhost${route}`), { skipUserSession })
+      assert.deepEqual(await response.json(), { userId: 'probe-user' }, String(skipUserSession))
+    }
+  })
 })
 
 test('not-found-not-bubbled: with bubbleErrors a NotFoundError is rethrown, but with respondWith404 false as well it is neither written nor rethrown', async () => {
@@ -1419,6 +1525,38 @@ test('inspector-group-tags-letters: a group\'s tags held in a constant, or writt
   assert.deepEqual(asConst.meta.get!['/api/items/:itemId']!.tags, [..."['items'] as const"])
 })
 
+test('compile-all-schemas-needs-service: compileAllSchemas with no schema service, given or among the registered singleton services, throws; with the app\'s CFWorkerSchemaService it compiles', async () => {
+  const { compileAllSchemas } = await import('@pikku/core/schema')
+  const main = getAllPackageStates().get('__main__')!.package as { singletonServices?: unknown }
+  const saved = main.singletonServices
+  try {
+    main.singletonServices = undefined
+    assert.throws(() => compileAllSchemas(app.services.logger), { message: 'SchemaService needs to be defined to load schemas' })
+    main.singletonServices = { ...(saved as object), schema: undefined }
+    assert.throws(() => compileAllSchemas(app.services.logger), { message: 'SchemaService needs to be defined to load schemas' })
+  } finally {
+    main.singletonServices = saved
+  }
+  compileAllSchemas(app.services.logger, app.services.schema)
+})
+
+test('inspector-headers-inline-skipped: codegen records a headers schema held in a variable on its route, and none for one written inline in the wiring', async () => {
+  const schema = "import { z } from 'zod'\nconst ItemHeaders = z.object({ 'x-key': z.string() })\n"
+  const wiring = (headers: string) => `wireHTTP({ method: 'get', route: '/items/:itemId', func: getItem, auth: false, headers: ${headers} })\n`
+  const named = await inspectedRoutes('http-headers-named', schema + wiring('ItemHeaders'))
+  assert.equal((named.meta.get!['/items/:itemId'] as any).headersSchemaName, 'GET_items__itemId_Headers')
+  const inline = await inspectedRoutes('http-headers-inline', schema + wiring("z.object({ 'x-key': z.string() })"))
+  assert.deepEqual(inline.codes, [])
+  assert.equal((inline.meta.get!['/items/:itemId'] as any).headersSchemaName, undefined)
+})
+
+test('inspector-group-param-mismatch: codegen reports a route inside a group whose path parameter the function\'s input lacks as PKU571, as it does for wireHTTP', async () => {
+  const group = await inspectedRoutes('http-group-param', "wireHTTPRoutes({ basePath: '/api', auth: false, routes: { one: { method: 'get', route: '/items/:id', func: getItem } } })\n")
+  assert.deepEqual(group.codes, ['PKU571 critical'])
+  const single = await inspectedRoutes('http-single-param', "wireHTTP({ method: 'get', route: '/items/:id', func: getItem, auth: false })\n")
+  assert.deepEqual(single.codes, ['PKU571 critical'])
+})
+
 test('fetch-client-dates: date-like strings in responses become Date objects unless transformDate is false', async () => {
   const token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'erin', role: 'member' })
   const client = new PikkuFetch({ serverUrl: app.url })
@@ -1533,6 +1671,18 @@ test('exported-session-func-auth-false-warns: a route with auth: false in front 
     route.auth = before
     warnings.restore()
   }
+})
+
+test('sessionless-func-auth-true-403: a route with auth: false in front of a sessionless function whose own config sets auth: true answers 403 without a session', async () => {
+  const route = '/probe-sessionless-auth'
+  await withProbeRoute('probeSessionlessAuth', route, { auth: true, func: async () => ({ ran: true }) } as never, {}, async () => {
+    const refused = await coreFetch(new Request(`http://localhost${route}`))
+    assert.equal(refused.status, 403)
+    assert.equal((await refused.json()).message, 'Authentication required')
+  })
+  await withProbeRoute('probeSessionlessAuth', route, { auth: false, func: async () => ({ ran: true }) } as never, {}, async () => {
+    assert.equal((await coreFetch(new Request(`http://localhost${route}`))).status, 200)
+  })
 })
 
 test('second-wiring-replaces-route: a second wireHTTP on a wired method and path replaces the first, with no error or warning', async () => {
@@ -1685,6 +1835,78 @@ test('middleware-options-no-cors-204: with nothing in the \'*\' middleware group
   } finally {
     await mounted.close()
     httpGroups['*'] = saved
+  }
+})
+
+test('options-unmatched-star-group: an OPTIONS request matching no route runs the \'*\' group and answers 204, even with respondWith404 false; a middleware of that group that throws gets the ordinary error answer', async () => {
+  const httpGroups = pikkuState(null, 'middleware', 'httpGroup') as Record<string, unknown[]>
+  const saved = httpGroups['*']!
+  assert.ok(Array.isArray(saved))
+  const preflight = () => new Request('http://localhost/no-such-route', {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+  })
+  try {
+    const quiet = await coreFetch(preflight(), { respondWith404: false })
+    assert.equal(quiet.status, 204)
+    assert.equal(quiet.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+    httpGroups['*'] = [async () => { throw new errors.ForbiddenError('probe refused') }, ...saved]
+    const refused = await coreFetch(preflight(), { exposeErrors: true })
+    assert.equal(refused.status, 403)
+    assert.deepEqual(await refused.json().then(({ name, message }) => ({ name, message })), { name: 'ForbiddenError', message: 'probe refused' })
+  } finally {
+    httpGroups['*'] = saved
+  }
+})
+
+test('sse-permission-refused-event: on an sse route a refused permission is written as an error event in a 200 stream, where the same route without sse answers 403', async () => {
+  const route = '/probe-sse-permission'
+  const func = { auth: false, permissions: { never: async () => false }, func: async () => ({ ran: true }) }
+  for (const sse of [true, false]) {
+    await withProbeRoute('ssePermissionProbe', route, func, { sse }, async () => {
+      const response = await coreFetch(new Request(`http://localhost${route}`))
+      if (sse) {
+        assert.equal(response.status, 200)
+        assert.match(await response.text(), /^:\n\ndata: \{"type":"error","errorText":"[^"]+"\}\n\ndata: \{"type":"done"\}\n\n$/)
+      } else {
+        assert.equal(response.status, 403)
+        assert.equal((await response.json()).name, 'ForbiddenError')
+      }
+    })
+  }
+})
+
+test('sse-result-not-written: on an sse route the function\'s return value is not written; the stream carries only what it sends', async () => {
+  const route = '/probe-sse-result'
+  const func = { auth: false, func: async (_services: unknown, _data: unknown, { channel }: any) => {
+    channel.send({ sent: true })
+    channel.close()
+    return { returned: true }
+  } }
+  await withProbeRoute('sseResultProbe', route, func, { sse: true }, async () => {
+    const response = await coreFetch(new Request(`http://localhost${route}`))
+    assert.equal(response.status, 200)
+    assert.equal(await response.text(), ':\n\ndata: {"sent":true}\n\n')
+  })
+})
+
+test('headers-schema-uncompiled-first-request-422: where nothing compiled a route\'s headers schema, the first request fails with 422 though it sends the header, and the next one passes', async () => {
+  const meta = (pikkuState(null, 'http', 'meta') as any).get['/health']
+  const schemaName = 'ProbeUncompiledHeaders'
+  const schema = { type: 'object', properties: { 'x-probe-key': { type: 'string' } }, required: ['x-probe-key'] }
+  const schemas = pikkuState(null, 'misc', 'schemas') as Map<string, unknown>
+  const call = () => coreFetch(new Request('http://localhost/health', { headers: { 'x-probe-key': 'sent' } }))
+  meta.headersSchemaName = schemaName
+  schemas.set(schemaName, schema)
+  try {
+    assert.equal(app.services.schema!.getSchemaNames().has(schemaName), false)
+    const first = await call()
+    assert.equal(first.status, 422)
+    assert.equal((await first.json()).name, 'UnprocessableContentError')
+    assert.equal((await call()).status, 200)
+  } finally {
+    delete meta.headersSchemaName
+    schemas.delete(schemaName)
   }
 })
 
