@@ -11,6 +11,8 @@ import { assertLoggerStartupOnly, assertStopWaitsForStream, collectLogs, startEx
 import { bearer, createTestJWT } from './harness/http.js'
 import { PikkuFetch } from '../../.pikku/pikku-fetch.gen.js'
 import express from 'express'
+import Fastify from 'fastify'
+import pikkuFastifyPlugin from '@pikku/fastify-plugin'
 import cors from 'cors'
 import { get as getRaw, request as httpRequest, type Server } from 'node:http'
 import { pikkuExpressMiddleware } from '@pikku/express-middleware'
@@ -305,6 +307,32 @@ test('reserved-keys-express: on Express a body key "constructor" fails as a conf
   assert.match((await withPrototype.json()).message, /Property "prototype" does not match additional properties schema/)
 })
 
+/** A Fastify instance with the real @pikku/fastify-plugin over this file's app, answered in-process through inject. */
+const withFastifyPlugin = async (options: Record<string, unknown>, body: (server: ReturnType<typeof Fastify>) => Promise<void>) => {
+  const server = Fastify()
+  await server.register(pikkuFastifyPlugin, { pikku: { logger: app.services.logger, ...options } } as never)
+  await server.ready()
+  try {
+    await body(server)
+  } finally {
+    await server.close()
+  }
+}
+
+test('fastify-reader-reserved-keys: the Fastify plugin\'s reader keeps the body keys constructor and prototype, so POST /todos fails with 422 on either, as a conflicting value and as an unknown key', async () => {
+  await withFastifyPlugin({}, async (server) => {
+    const post = (body: Record<string, unknown>) =>
+      server.inject({ method: 'POST', url: '/todos', headers: { ...alice, ...json }, payload: JSON.stringify(body) })
+    const withConstructor = await post({ title: 'reserved', constructor: 'c' })
+    assert.equal(withConstructor.statusCode, 422)
+    assert.match(withConstructor.json().message, /Conflicting values for key "constructor"/)
+    const withPrototype = await post({ title: 'reserved', prototype: 'p' })
+    assert.equal(withPrototype.statusCode, 422)
+    assert.doesNotMatch(withPrototype.json().message, /Conflicting/)
+    assert.equal((await post({ title: 'reserved' })).statusCode, 200)
+  })
+})
+
 test('unknown-key-422: a key the input type does not declare answers 422 (additionalProperties is false)', async () => {
   const response = await fetch(`${app.url}/todos`, {
     method: 'POST',
@@ -441,6 +469,15 @@ test('malformed-escape-500: a bad percent escape in a path with a parameter make
   // A path without a parameter is compared undecoded, so the same escape there is an ordinary 404.
   const staticPath = await coreFetch(new Request('http://localhost/health%E0%A4%A'))
   assert.equal(staticPath.status, 404)
+})
+
+test('channel-path-nothing-written: a plain GET on the channel\'s path makes fetchData reject before the runner\'s error handling, so the response it was given is left untouched', async () => {
+  const response = new PikkuFetchHTTPResponse()
+  await assert.rejects(coreFetchData(new Request('http://localhost/todos/live'), response), TypeError)
+  const untouched = response.toResponse()
+  assert.equal(untouched.status, 200)
+  assert.equal(untouched.headers.get('content-type'), null)
+  assert.equal(await untouched.text(), '')
 })
 
 test('content-type-twice-express-500: a function that sets Content-Type and returns a value answers 500 on Express; core\'s fetch replaces its type; a returned Response keeps it', async () => {
@@ -588,6 +625,26 @@ test('express-server-json-limit-options: PikkuExpressServer\'s JSON parser limit
     } finally {
       await server.stop()
     }
+  }
+})
+
+test('express-server-parser-limits-per-parser: PikkuExpressServer gives maxBodySize to each parser that has no limits entry of its own: with limits.json set, a 1.5 MB form body passes under maxBodySize 2 MiB while a JSON body over limits.json gets 413', async () => {
+  const port = await freePort()
+  const server = new PikkuExpressServer({ port, hostname: '127.0.0.1', limits: { json: '100kb' } }, app.services.logger)
+  await server.init({ maxBodySize: 2 * 1024 * 1024 })
+  await server.start()
+  try {
+    const url = `http://127.0.0.1:${port}/todos`
+    const form = await fetch(url, {
+      method: 'POST',
+      headers: { ...alice, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `title=${'x'.repeat(1_500_000)}`,
+    })
+    assert.equal(form.status, 200)
+    const tooBig = await fetch(url, { method: 'POST', headers: { ...alice, ...json }, body: JSON.stringify({ title: 'x'.repeat(200_000) }) })
+    assert.equal(tooBig.status, 413)
+  } finally {
+    await server.stop()
   }
 })
 
@@ -1557,6 +1614,28 @@ test('inspector-group-param-mismatch: codegen reports a route inside a group who
   assert.deepEqual(single.codes, ['PKU571 critical'])
 })
 
+test('inspector-auth-false-unexported-func: codegen reports an exported pikkuFunc behind auth: false as PKU573, and one kept unexported with an override too; an inline or unexported pikkuFunc without one is not reported and is recorded as sessionless', async () => {
+  const func = 'pikkuFunc<{ itemId: string }, void>'
+  const wire = (path: string, f: string) => `wireHTTP({ method: 'get', route: '/${path}/:itemId', func: ${f}, auth: false })\n`
+  const { reported, state } = await inspectFiles('pku573-cases', {
+    'probe.ts': [
+      "import { pikkuFunc } from '#pikku/function'",
+      "import { wireHTTP } from '#pikku/http'",
+      `export const exportedItem = ${func}({ func: async () => {} })`,
+      `const overriddenItem = ${func}({ override: 'overriddenItem', func: async () => {} })`,
+      `const plainItem = ${func}({ func: async () => {} })`,
+      wire('exported', 'exportedItem') + wire('overridden', 'overriddenItem') + wire('plain', 'plainItem') +
+        wire('inline', `${func}({ func: async () => {} })`),
+    ].join('\n'),
+  })
+  // One PKU573 for each of the first two routes, none for the last two.
+  assert.equal(codes(reported).filter((code) => code === 'PKU573 critical').length, 2, JSON.stringify(codes(reported)))
+  const meta = (state as any).http.meta.get
+  for (const path of ['/plain/:itemId', '/inline/:itemId']) {
+    assert.equal((state as any).functions.meta[meta[path].pikkuFuncId].sessionless, true, path)
+  }
+})
+
 test('fetch-client-dates: date-like strings in responses become Date objects unless transformDate is false', async () => {
   const token = await jwt.encode({ value: 1, unit: 'hour' }, { userId: 'erin', role: 'member' })
   const client = new PikkuFetch({ serverUrl: app.url })
@@ -1588,6 +1667,18 @@ test('expired-bearer-500: an expired token answers 500, not 403 or 401: the jwt 
   const expired = await jwt.encode({ value: -1, unit: 'hour' }, { userId: 'alice', role: 'member' })
   const response = await fetch(`${app.url}/todos`, { headers: { authorization: `Bearer ${expired}` } })
   assert.equal(response.status, 500)
+})
+
+test('fastify-respond-404-false-thrown: registered with respondWith404 false, the Fastify plugin answers a NotFoundError thrown by getTodo with status 200 and no body', async () => {
+  await withFastifyPlugin({ respondWith404: false }, async (server) => {
+    const missing = await server.inject({ method: 'GET', url: '/todos/no-such-todo', headers: alice })
+    assert.equal(missing.statusCode, 200)
+    assert.equal(missing.body, '')
+    assert.equal((await server.inject({ method: 'GET', url: '/health' })).statusCode, 200)
+  })
+  await withFastifyPlugin({}, async (server) => {
+    assert.equal((await server.inject({ method: 'GET', url: '/todos/no-such-todo', headers: alice })).statusCode, 404)
+  })
 })
 
 test('middleware-bubble-errors: with bubbleErrors the error reaches Express\'s error handler, which answers instead of Pikku', async () => {
@@ -1755,6 +1846,32 @@ test('group-merge-core: core\'s wireHTTPRoutes joins basePaths parent first and 
   }
 })
 
+test('group-define-registers-nothing: core\'s defineHTTPRoutes registers no route; wireHTTPRoutes registers a contract given directly, a map of contracts and an array of routes', async () => {
+  const httpMeta = pikkuState(null, 'http', 'meta') as any
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const func = { func: async () => undefined }
+  const paths = ['/probe-define/a', '/probe-define/b', '/probe-define/c']
+  for (const route of paths) httpMeta.get[route] = { pikkuFuncId: 'probeDefine', route, method: 'get', middleware: [] }
+  const registered = () => paths.filter((route) => routes.get('get')?.has(route))
+  try {
+    const contract = (route: string) => coreDefineHTTPRoutes({ basePath: '/probe-define', routes: { one: { method: 'get', route, func } } } as never)
+    const [a, b] = [contract('/a'), contract('/b')]
+    assert.deepEqual(registered(), [])
+    coreWireHTTPRoutes(a as never)
+    assert.deepEqual(registered(), ['/probe-define/a'])
+    coreWireHTTPRoutes({ routes: { b } } as never)
+    assert.deepEqual(registered(), ['/probe-define/a', '/probe-define/b'])
+    coreWireHTTPRoutes({ basePath: '/probe-define', routes: [{ method: 'get', route: '/c', func }] } as never)
+    assert.deepEqual(registered(), paths)
+  } finally {
+    for (const route of paths) {
+      routes.get('get')?.delete(route)
+      delete httpMeta.get[route]
+    }
+    httpRouter.reset()
+  }
+})
+
 test('openapi-app-document: addon routes are left out with a logged error, public and SSE routes are described like the rest', async () => {
   const { spec, logged } = await openAPIDocumentOf()
   // ref('chat:postToChat') routes: the function is an addon's, and the generator looks only among the app's own.
@@ -1876,18 +1993,21 @@ test('sse-permission-refused-event: on an sse route a refused permission is writ
   }
 })
 
-test('sse-result-not-written: on an sse route the function\'s return value is not written; the stream carries only what it sends', async () => {
+test('sse-result-not-written: a route with sse, a GET or a POST, is streamed; the function\'s return value is not written, the stream carries only what it sends', async () => {
   const route = '/probe-sse-result'
   const func = { auth: false, func: async (_services: unknown, _data: unknown, { channel }: any) => {
     channel.send({ sent: true })
     channel.close()
     return { returned: true }
   } }
-  await withProbeRoute('sseResultProbe', route, func, { sse: true }, async () => {
-    const response = await coreFetch(new Request(`http://localhost${route}`))
-    assert.equal(response.status, 200)
-    assert.equal(await response.text(), ':\n\ndata: {"sent":true}\n\n')
-  })
+  for (const method of ['get', 'post']) {
+    await withProbeRoute('sseResultProbe', route, func, { method, sse: true }, async () => {
+      const response = await coreFetch(new Request(`http://localhost${route}`, { method, ...(method === 'post' ? { headers: json, body: '{}' } : {}) }))
+      assert.equal(response.status, 200, method)
+      assert.equal(response.headers.get('content-type'), 'text/event-stream', method)
+      assert.equal(await response.text(), ':\n\ndata: {"sent":true}\n\n', method)
+    })
+  }
 })
 
 test('headers-schema-uncompiled-first-request-422: where nothing compiled a route\'s headers schema, the first request fails with 422 though it sends the header, and the next one passes', async () => {
