@@ -158,6 +158,25 @@ test('request-id-is-error-id: the x-request-id header sent by the client comes b
   assert.equal((await response.json()).errorId, 'req-123')
 })
 
+test('cloudflare-run-fetch-trace-and-errors: @pikku/cloudflare\'s runFetch uses the cf-ray header as the request ID, before x-request-id, and hides an unregistered error\'s message outside production unless its own exposeErrors option is on', async () => {
+  await import('./harness/core-cloudflare.js')
+  const { runFetch } = await import('@pikku/cloudflare')
+  const traced = await runFetch(new Request('http://localhost/no-such-route', { headers: { 'cf-ray': 'ray-1', 'x-request-id': 'req-1' } }))
+  assert.equal(traced.status, 404)
+  assert.equal((await traced.json()).errorId, 'ray-1')
+  assert.equal((await (await runFetch(new Request('http://localhost/no-such-route', { headers: { 'x-request-id': 'req-1' } }))).json()).errorId, 'req-1')
+  await withEnv({ BACKUP_DIR: '/dev/null/backups', NODE_ENV: 'test' }, async () => {
+    const backup = () => new Request('http://localhost/todos/backup', { method: 'POST', headers: { ...alice, ...json }, body: '{}' })
+    const hidden = await runFetch(backup())
+    assert.equal(hidden.status, 500)
+    assert.deepEqual(Object.keys(await hidden.json()), ['errorId'])
+    const shown = await runFetch(backup(), undefined, { exposeErrors: true })
+    assert.match((await shown.json()).message, /ENOTDIR/)
+    // core's own fetch, in the same environment, shows it by default.
+    assert.match((await (await coreFetch(backup())).json()).message, /ENOTDIR/)
+  })
+})
+
 test('permission-denied-403: another user\'s to-do answers 403 ForbiddenError "Permission denied"', async () => {
   const todo = await createTodo(alice, 'Private')
   const response = await fetch(`${app.url}/todos/${todo.todoId}`, { headers: bob })
@@ -434,6 +453,17 @@ test('core-fetch-default-body-limit-413: core\'s fetch refuses a body over 10 Mi
   assert.equal((await post(DEFAULT_MAX_BODY_SIZE)).status, 422)
 })
 
+test('wire-http-one-route: a wireHTTP call adds one route, under its own method and path', async () => {
+  const routes = pikkuState(null, 'http', 'routes') as Map<string, Map<string, unknown>>
+  const count = () => [...routes.values()].reduce((total, byPath) => total + byPath.size, 0)
+  const before = count()
+  await withProbeRoute('probeOneRoute', '/probe-one-route', { func: async () => undefined }, { method: 'patch' }, async () => {
+    assert.equal(count(), before + 1)
+    assert.ok(routes.get('patch')!.has('/probe-one-route'))
+  })
+  assert.equal(count(), before)
+})
+
 test('route-leading-slash-added: a route wired without a leading "/" is matched as if it had one', async () => {
   const func = { auth: false, func: async () => ({ matched: true }) }
   await withProbeRoute('probeNoSlash', 'probe-no-slash/:id', func, {}, async () => {
@@ -478,6 +508,29 @@ test('channel-path-nothing-written: a plain GET on the channel\'s path makes fet
   assert.equal(untouched.status, 200)
   assert.equal(untouched.headers.get('content-type'), null)
   assert.equal(await untouched.text(), '')
+})
+
+test('lambda-v2-channel-path-500: @pikku/lambda\'s runFetchV2 catches the rejection of a plain GET on the channel\'s path and answers 500', async () => {
+  const { runFetchV2 } = await import('@pikku/lambda/http')
+  const event = (rawPath: string) => ({
+    rawPath,
+    rawQueryString: '',
+    headers: { host: 'localhost' },
+    requestContext: { http: { method: 'GET' } },
+    isBase64Encoded: false,
+  }) as never
+  const errors: unknown[] = []
+  const original = console.error
+  console.error = (...args: unknown[]) => void errors.push(args)
+  try {
+    const result = (await runFetchV2(event('/todos/live'))) as { statusCode: number; body: string }
+    assert.equal(result.statusCode, 500)
+    assert.deepEqual(JSON.parse(result.body), { error: 'Internal Server Error' })
+    assert.equal(errors.length, 1)
+  } finally {
+    console.error = original
+  }
+  assert.equal(((await runFetchV2(event('/health'))) as { statusCode: number }).statusCode, 200)
 })
 
 test('content-type-twice-express-500: a function that sets Content-Type and returns a value answers 500 on Express; core\'s fetch replaces its type; a returned Response keeps it', async () => {
