@@ -4,7 +4,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { codes, inspectFiles } from './harness/inspector.js'
 import { captureConsole } from './harness/core-probes.js'
-import { readFileSync } from 'node:fs'
+import { withEnv } from './harness/env.js'
+import { runTempDir } from './harness/temp.js'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { APP_DIR } from './harness/node-process.js'
 
@@ -25,6 +27,41 @@ const cliLogger = async (flags: Record<string, unknown> = {}) => {
   }
   return { logger, configure, reset, processDiagnostics: services.processDiagnostics }
 }
+
+/**
+ * Two checks that stop a run with a plain error and no PKU code: two types extending CoreUserSession with none named
+ * (the inspector's getFilesAndMethods, then the CLI's checkRequiredTypes), and a wireCLI program with two default
+ * commands (the inspector's add-cli.ts, which throws while inspecting).
+ */
+test('plain-error-checks: two CoreUserSession types fail as "Found errors:" then "- More than one CoreUserSession found" unless types.userSessionType names one; two default commands throw "Multiple default commands found in CLI program"; neither message has a PKU code', async () => {
+  const { checkRequiredTypes } = await import(`${CLI_DIST}/src/utils/check-required-types.js`)
+  const sessions = {
+    'a.ts': "import type { CoreUserSession } from '@pikku/core'\nexport interface TeamSession extends CoreUserSession { teamId: string }\n",
+    'b.ts': "import type { CoreUserSession } from '@pikku/core'\nexport interface AdminSession extends CoreUserSession { admin: true }\n",
+  }
+  const refusal = (errors: unknown) => {
+    try {
+      checkRequiredTypes(errors, { userSessionType: true })
+      return 'passes'
+    } catch (error) {
+      return (error as Error).message
+    }
+  }
+  const two = await inspectFiles('plain-two-sessions', sessions)
+  const message = refusal(two.state.filesAndMethodsErrors)
+  assert.match(message, /^Found errors:\n- More than one CoreUserSession found\n/)
+  assert.doesNotMatch(message, /PKU\d{3}/)
+  const named = await inspectFiles('plain-named-session', sessions, { types: { userSessionType: 'TeamSession' } })
+  assert.equal(refusal(named.state.filesAndMethodsErrors), 'passes')
+  const program = [
+    "import { wireCLI, pikkuCLICommand } from '#pikku/cli'",
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    'export const probe = pikkuSessionlessFunc<void, void>({ func: async () => {} })',
+    "wireCLI({ program: 'probe', commands: { one: pikkuCLICommand({ func: probe, isDefault: true }), two: pikkuCLICommand({ func: probe, isDefault: true }) } })",
+  ].join('\n')
+  await assert.rejects(inspectFiles('plain-two-defaults', { 'probe.ts': program }), (error: Error) =>
+    /^Multiple default commands found in CLI program "probe"/.test(error.message) && !/PKU\d{3}/.test(error.message))
+})
 
 /**
  * The CLI's own build gate, in process: createConfig turns the flags into the logger's fail-on set, the logger records
@@ -60,6 +97,54 @@ test('fail-on-gate: critical blocks whatever the flags (--fail-on-critical=false
       [failed('critical'), failed('critical'), failed('critical, error'), failed('critical, warn, error')],
     )
   } finally {
+    await reset()
+  }
+})
+
+/**
+ * The two other commands that look at diagnostics, in process with the CLI logger: bootstrap.ts (its own critical
+ * check, with process.exit stubbed to record the code) and versions-check.ts (over a stubbed inspector state).
+ */
+test('bootstrap-and-versions-check: pikku bootstrap exits 1 on a recorded critical and not on an error even under --fail-on-warn; versions check passes over a recorded critical, throws [PKU860] with no manifest, and on manifest errors prints guidance lines without the code and throws "Version check failed."', async () => {
+  const { bootstrap } = await import(`${CLI_DIST}/src/functions/commands/bootstrap.js`)
+  const { pikkuVersionsCheck } = await import(`${CLI_DIST}/src/functions/commands/versions-check.js`)
+  const { logger, configure, reset } = await cliLogger()
+  const exit = process.exit
+  const exits: unknown[] = []
+  const runBootstrap = async () => {
+    await bootstrap.func({ logger, getInspectorState: async () => ({}) }, undefined, { rpc: { invoke: async () => undefined } })
+    return exits.splice(0)
+  }
+  const lines: string[] = []
+  const recorder = { info: (line: string) => void lines.push(line) }
+  const check = async (errors: unknown[], initial: unknown = { manifestVersion: 1, contracts: {} }, log: object = recorder) => {
+    const state = { manifest: { initial, errors } }
+    try {
+      await pikkuVersionsCheck.func({ logger: log, config: { rootDir: APP_DIR }, getInspectorState: async () => state }, undefined, {})
+      return 'passes'
+    } catch (error) {
+      return (error as Error).message
+    }
+  }
+  try {
+    process.exit = ((code?: number) => void exits.push(code)) as typeof process.exit
+    await configure({ silent: true, failOnWarn: true })
+    await captureConsole(() => logger.diagnostic({ severity: 'error', code: 'PKU953', message: 'probe' }))
+    assert.deepEqual(await runBootstrap(), [])
+    await captureConsole(() => logger.diagnostic({ severity: 'critical', code: 'PKU384', message: 'probe' }))
+    assert.deepEqual(await runBootstrap(), [1])
+    let clean = ''
+    await captureConsole(async () => void (clean = await check([], undefined, logger)))
+    assert.deepEqual([logger.hasCriticalErrors(), clean], [true, 'passes'])
+    assert.match(await check([], null), /^\[PKU860\] Version manifest not found/)
+    const modified = { code: 'PKU861', message: 'probe', functionKey: 'getTodo', version: 1, previousInputHash: 'aaaaaaaa1', currentInputHash: 'bbbbbbbb2' }
+    const gap = { code: 'PKU864', message: 'probe', functionKey: 'getTodo', version: 3, latestVersion: 1, expectedNextVersion: 2 }
+    assert.equal(await check([modified, gap]), 'Version check failed.')
+    assert.ok(lines.some((line) => line.startsWith('✗ getTodo@v1')))
+    assert.ok(lines.some((line) => line.startsWith('✗ getTodo@v3')))
+    assert.deepEqual(lines.filter((line) => /PKU\d{3}/.test(line)), [])
+  } finally {
+    process.exit = exit
     await reset()
   }
 })
@@ -133,6 +218,46 @@ test('uncounted-lines: a lint set to warn prints one yellow line starting with i
 })
 
 /**
+ * The CLI's @pikku/core check (assert-single-core-version.ts, the first step of `pikku all`), on a scratch project
+ * holding fake @pikku/core package.json files: two versions, or one outside the CLI's peer range.
+ */
+test('core-version-guard: two @pikku/core versions throw [PKU717], one outside the peer range throws [PKU718]; with PIKKU_ALLOW_DUPLICATE_CORE or PIKKU_ALLOW_CORE_SKEW set the same message is a plain logger.warn that is not counted', async () => {
+  const { assertSingleCoreVersion } = await import(`${CLI_DIST}/src/utils/assert-single-core-version.js`)
+  const root = runTempDir('core-guard')
+  const core = (dir: string, version: string) => {
+    mkdirSync(join(root, dir), { recursive: true })
+    writeFileSync(join(root, dir, 'package.json'), JSON.stringify({ name: '@pikku/core', version }))
+  }
+  const { logger, reset } = await cliLogger({ failOnWarn: true })
+  const unset = { PIKKU_ALLOW_DUPLICATE_CORE: undefined, PIKKU_ALLOW_CORE_SKEW: undefined }
+  const outcome = async (vars: Record<string, string | undefined>) =>
+    withEnv({ ...unset, ...vars }, async () => {
+      const warned: string[] = []
+      const warnTo = { warn: (message: string) => void warned.push(message) }
+      try {
+        await assertSingleCoreVersion(root, warnTo)
+        return `warned ${warned.map((m) => m.slice(0, 8)).join(',')}`
+      } catch (error) {
+        return `threw ${(error as Error).message.slice(0, 8)}`
+      }
+    })
+  try {
+    core('node_modules/@pikku/core', '999.0.0')
+    assert.equal(await outcome({}), 'threw [PKU718]')
+    assert.equal(await outcome({ PIKKU_ALLOW_CORE_SKEW: '1' }), 'warned [PKU718]')
+    core('node_modules/some-lib/node_modules/@pikku/core', '0.12.90')
+    assert.equal(await outcome({}), 'threw [PKU717]')
+    assert.equal(await outcome({ PIKKU_ALLOW_CORE_SKEW: '1' }), 'threw [PKU717]')
+    assert.equal(await outcome({ PIKKU_ALLOW_DUPLICATE_CORE: '1' }), 'warned [PKU717]')
+    await withEnv({ PIKKU_ALLOW_DUPLICATE_CORE: '1' }, () => captureConsole(() => assertSingleCoreVersion(root, logger)))
+    assert.deepEqual([logger.hasBlockingDiagnostics(), logger.blockingSeverities()], [false, []])
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+    await reset()
+  }
+})
+
+/**
  * A handful of rows of the index's tables by area, in one inspection: each file breaks one rule, and a second
  * inspection with the `allow` options of pikku.config.json shows the two opt-in codes go away.
  */
@@ -164,6 +289,55 @@ test('area-table-mcp-resource: wireMCPResource without uri is a critical PKU220,
     'no-title.ts': head.replace('read =', 'readTwo =') + "wireMCPResource({ uri: 'todos://all', description: 'All todos', func: readTwo })\n",
   })
   assert.deepEqual(codes(reported).sort(), ['PKU220 critical', 'PKU370 critical'])
+})
+
+/** More rows of the index's tables by area, each file inspected on its own so that one code cannot hide another. */
+test('area-table-more-codes: a non-literal queue name (PKU118), a route or query parameter missing from the input (PKU571, PKU572), pikkuBetterAuth twice or unexported (PKU581, PKU582), definePersonas in two files (PKU585), expectEventually in a workflow (PKU675), an inline Zod input (PKU489) and a Zod schema beside a wiring (PKU490) are each one critical diagnostic', async () => {
+  const core = "import { pikkuSessionlessFunc, wireQueueWorker, wireHTTP } from '@pikku/core'\n"
+  const fn = (input: string) => `${core}export const one = pikkuSessionlessFunc<${input}, void>({ func: async ({ logger }) => { logger.info('x') } })\n`
+  const auth = (line: string) => `declare const pikkuBetterAuth: (factory: () => unknown) => unknown\n${line}\n`
+  const personas = (id: string) => `import { definePersonas } from '#pikku/scopes/pikku-personas.gen.js'\ndefinePersonas({ ${id}: { name: '${id}' } } as never)\n`
+  const zod = "import { z } from 'zod'\n" + core
+  const cases: Record<string, Record<string, string>> = {
+    PKU118: { 'a.ts': `${fn('void')}const QUEUE = 'reminders'\nwireQueueWorker({ name: QUEUE, func: one })\n` },
+    PKU571: { 'a.ts': `${fn('{ other: string }')}wireHTTP({ method: 'get', route: '/todos/:todoId', func: one })\n` },
+    PKU572: { 'a.ts': `${fn('{ other: string }')}wireHTTP({ method: 'get', route: '/search', query: ['q'], func: one })\n` },
+    PKU581: { 'a.ts': auth('export const auth = pikkuBetterAuth(() => ({}))'), 'b.ts': auth('export const authTwo = pikkuBetterAuth(() => ({}))') },
+    PKU582: { 'a.ts': auth('const auth = pikkuBetterAuth(() => ({}))') },
+    PKU585: { 'a.ts': personas('alice'), 'b.ts': personas('bob') },
+    PKU675: { 'a.workflow.ts': "import { pikkuWorkflowFunc } from '#pikku/workflow'\nexport const probeFlow = pikkuWorkflowFunc<void, void>({ func: async (_services, _data, { workflow }) => { await workflow.expectEventually('x', async () => true) } })\n" },
+    PKU489: { 'a.ts': `${zod}export const one = pikkuSessionlessFunc({ input: z.object({ a: z.string() }), func: async ({ logger }) => { logger.info('x') } })\n` },
+    PKU490: { 'a.ts': `${zod}export const In = z.object({ a: z.string() })\nexport const one = pikkuSessionlessFunc({ input: In, func: async ({ logger }) => { logger.info('x') } })\nwireHTTP({ method: 'post', route: '/x', func: one })\n` },
+  }
+  const found: Record<string, string[]> = {}
+  for (const [code, files] of Object.entries(cases)) found[code] = codes((await inspectFiles(`area-${code}`, files)).reported)
+  assert.deepEqual(found, Object.fromEntries(Object.keys(cases).map((code) => [code, [`${code} critical`]])))
+})
+
+/** The agent rows of the index's tables, one agent file each. */
+test('area-table-agents: an agent without name (PKU111), description (PKU123) or model (PKU145), or naming an undeclared scorer (PKU155), is one critical diagnostic; a tool without description is a critical PKU154 only with strictMeta', async () => {
+  const agent = (fields: string, before = '') =>
+    ["import { pikkuAgent } from '#pikku/agent'", "import { pikkuSessionlessFunc } from '#pikku/function'", before, `export const probeAgent = pikkuAgent({ ${fields} })`].join('\n')
+  const all = "name: 'probe', description: 'probe', goal: 'probe', model: 'openai/gpt-4o-mini'"
+  const tool = 'export const plainTool = pikkuSessionlessFunc<void, void>({ func: async () => {} })'
+  const check = async (name: string, text: string, options: Record<string, unknown> = {}) =>
+    codes((await inspectFiles(`area-agent-${name}`, { 'probe.agent.ts': text }, options)).reported)
+  assert.deepEqual(await check('ok', agent(`${all}, tools: []`)), [])
+  assert.deepEqual(await check('no-name', agent(`${all.replace("name: 'probe', ", '')}, tools: []`)), ['PKU111 critical'])
+  assert.deepEqual(await check('no-description', agent(`${all.replace("description: 'probe', ", '')}, tools: []`)), ['PKU123 critical'])
+  assert.deepEqual(await check('no-model', agent(`${all.replace(", model: 'openai/gpt-4o-mini'", '')}, tools: []`)), ['PKU145 critical'])
+  assert.deepEqual(await check('scorer', agent(`${all}, tools: [], scorers: ['nope']`)), ['PKU155 critical'])
+  assert.deepEqual(await check('tool', agent(`${all}, tools: [plainTool]`, tool)), [])
+  assert.deepEqual(await check('tool-strict', agent(`${all}, tools: [plainTool]`, tool), { strictMeta: true }), ['PKU154 critical'])
+})
+
+/** The three optimization lints: the inspector records them as plain diagnostics, not through the logger. */
+test('lint-diagnostics-recorded: a function that uses services and wire without destructuring and imports dynamically gives PKU410, PKU411 and PKU498 as recorded diagnostics, none through the logger', async () => {
+  const { reported, state } = await inspectFiles('lints', {
+    'a.ts': "import { pikkuSessionlessFunc } from '@pikku/core'\nexport const one = pikkuSessionlessFunc<void, void>({ func: async (services, _data, wire) => { services.logger.info(String(wire)); await import('node:fs') } })\n",
+  })
+  assert.deepEqual(codes(reported), [])
+  assert.deepEqual((state.diagnostics as Array<{ code: string }>).map((d) => d.code), ['PKU410', 'PKU411', 'PKU498'])
 })
 
 /** A pikkuWorkflowFunc whose body is `body`, with its input named `input` unless `param` says otherwise. */
