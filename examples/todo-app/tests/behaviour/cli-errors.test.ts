@@ -150,6 +150,58 @@ test('bootstrap-and-versions-check: pikku bootstrap exits 1 on a recorded critic
 })
 
 /**
+ * The manifest check behind PKU861 to PKU865 (validateContracts in the inspector's contract-hashes.ts), run on a
+ * versions.pikku.json manifest for getTodo and the contracts the code declares, each as input and output hashes.
+ */
+test('manifest-codes: a changed recorded version is PKU861; an unrecorded version at or below latest PKU863; one past the next PKU864; latest above the highest recorded version PKU865; code at a latest with no recorded entry PKU862, never alone but with PKU863', async () => {
+  const { validateContracts } = await import('../../node_modules/@pikku/inspector/dist/utils/contract-hashes.js' as string)
+  const recorded = (input: string, output: string) => ({ inputHash: input, outputHash: output })
+  const manifest = (latest: number, versions: Record<string, unknown>) => ({ manifestVersion: 1, contracts: { getTodo: { latest, versions } } })
+  const inCode = (...versions: Array<[number, string, string]>) =>
+    new Map(versions.map(([version, input, output]) => [`getTodo@v${version}`, { functionKey: 'getTodo', version, contractHash: input + output, inputHash: input, outputHash: output }]))
+  const check = (man: unknown, contracts: unknown) => (validateContracts(man, contracts).errors as Array<{ code: string }>).map((e) => e.code)
+  const two = { 1: recorded('a', 'b'), 2: recorded('c', 'd') }
+  assert.deepEqual(check(manifest(2, two), inCode([1, 'a', 'b'], [2, 'c', 'd'])), [])
+  assert.deepEqual(check(manifest(2, two), inCode([1, 'a', 'b'], [2, 'x', 'd'])), ['PKU861'])
+  assert.deepEqual(check(manifest(2, two), inCode([1, 'x', 'b'], [2, 'c', 'd'])), ['PKU861'])
+  assert.deepEqual(check(manifest(2, { 2: recorded('c', 'd') }), inCode([1, 'a', 'b'], [2, 'c', 'd'])), ['PKU863'])
+  assert.deepEqual(check(manifest(2, two), inCode([2, 'c', 'd'], [4, 'e', 'f'])), ['PKU864'])
+  assert.deepEqual(check(manifest(3, two), inCode([2, 'c', 'd'])), ['PKU865'])
+  assert.deepEqual(check(manifest(2, {}), inCode([2, 'c', 'd'])), ['PKU863', 'PKU862'])
+  assert.deepEqual(check(manifest(2, { 1: recorded('a', 'b') }), inCode([1, 'a', 'b'], [2, 'c', 'd'])), ['PKU863', 'PKU862', 'PKU865'])
+})
+
+/**
+ * The database codegen warnings (generateSchemaTypes in the CLI's db/db-codegen.ts), on a fake Postgres introspector and
+ * a db/annotations.gen.json in a scratch folder.
+ */
+test('db-codegen-codes: two tables one name without the default schema (PKU485), a boolean created_at (PKU480), an untyped jsonb (PKU481), format or form on an integer (PKU482, PKU484) and a secret column with no form (PKU483) are each a warn', async () => {
+  const { generateSchemaTypes } = await import(`${CLI_DIST}/src/functions/db/db-codegen.js`)
+  const root = runTempDir('db-codes')
+  try {
+    mkdirSync(join(root, 'db'))
+    const annotations = { users: { age: { format: 'email' }, pin: { form: 'hashed' }, token: { security: 'secret' } } }
+    writeFileSync(join(root, 'db', 'annotations.gen.json'), JSON.stringify(annotations))
+    const column = (name: string, type: string) => ({ name, type, nullable: false, hasDefault: false })
+    const users = [column('created_at', 'boolean'), column('meta', 'jsonb'), column('age', 'integer'), column('pin', 'integer'), column('token', 'text')]
+    const introspector = {
+      listTables: async () => ['users', 'app.users'],
+      getAllColumns: async () => new Map([['users', users], ['app.users', [column('id', 'text')]]]),
+      listEnums: async () => [],
+      getAllForeignKeys: async () => new Map(),
+    }
+    const out = join(root, 'out')
+    const result = await generateSchemaTypes(introspector, { outFile: join(out, 'schema.gen.ts'), coercionFile: join(out, 'coerce.gen.ts'), rootDir: root, dialect: 'postgres', defaultSchema: 'app' })
+    assert.deepEqual(
+      (result.warnings as Array<{ code: string; severity: string }>).map(({ code, severity }) => `${code} ${severity}`).sort(),
+      ['PKU480 warn', 'PKU481 warn', 'PKU482 warn', 'PKU483 warn', 'PKU484 warn', 'PKU485 warn'],
+    )
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+})
+
+/**
  * The CLI logger in JSON mode: which flags switch it on (createConfig, and the `-j` short name in the CLI's own
  * generated wiring metadata), and what each kind of line becomes on stdout and stderr.
  */
@@ -331,6 +383,57 @@ test('area-table-agents: an agent without name (PKU111), description (PKU123) or
   assert.deepEqual(await check('tool-strict', agent(`${all}, tools: [plainTool]`, tool), { strictMeta: true }), ['PKU154 critical'])
 })
 
+/** Inspects each case's files on its own; the codes reported per case. */
+const codesPerCase = async (prefix: string, cases: Record<string, Record<string, string>>) => {
+  const found: Record<string, string[]> = {}
+  for (const [name, files] of Object.entries(cases)) found[name] = codes((await inspectFiles(`${prefix}-${name}`, files)).reported)
+  return found
+}
+
+/** The scenario rows of the index's tables. */
+test('area-table-scenarios: a scenario that uses todoStore (PKU673), calls an actor step without an actor (PKU677), computes a step target (PKU678) or never asserts (PKU680) is one critical diagnostic', async () => {
+  const steps = [
+    "import { pikkuScenarioStep } from '#pikku/scenarios'",
+    "export const opens = pikkuScenarioStep<void, { todoId: string }>({ name: 'opens', actor: true, description: 'opens', default: async (_services, _data, { actor }) => ({ todoId: String(actor.name) }) })",
+    "export const looks = pikkuScenarioStep<void, void>({ name: 'looks', description: 'looks', default: async () => {} })",
+  ].join('\n')
+  const personas = "import { definePersonas } from '#pikku/scopes/pikku-personas.gen.js'\ndefinePersonas({ alice: { name: 'Alice', jobTitle: 'x', goals: ['y'], account: {} } })\n"
+  const scenario = (body: string, services = '_services') =>
+    [
+      "import { pikkuScenario } from '#pikku/scenarios'",
+      `export const probeScenario = pikkuScenario<void, void>({ description: 'probe', func: async (${services}, _data, { scenario, actors }) => {`,
+      body,
+      '} })',
+    ].join('\n')
+  const given = "await scenario.given('a', 'opens', undefined, { actor: actors.alice })"
+  const then = "await scenario.then('b', 'looks', undefined)"
+  const withScenario = (body: string, services?: string) => ({ 'steps.ts': steps, 'personas.ts': personas, 'a.scenario.ts': scenario(body, services) })
+  assert.deepEqual(
+    await codesPerCase('area-scenario', {
+      ok: withScenario(`${given}\n${then}`),
+      services: withScenario(`${given}\n${then}`, '{ todoStore }'),
+      noActor: withScenario(`${given.replace(', { actor: actors.alice }', '')}\n${then}`),
+      computed: withScenario(`const target = ['lo', 'oks'].join('')\n${given}\n${then.replace("'looks'", "target as 'looks'")}`),
+      noThen: withScenario(given),
+    }),
+    { ok: [], services: ['PKU673 critical'], noActor: ['PKU677 critical'], computed: ['PKU678 critical'], noThen: ['PKU680 critical'] },
+  )
+})
+
+/** Three more rows: a persona or system role the inspector cannot use, and a graph: step. */
+test('area-table-values: a persona name held in a constant and a system role with no scopes are each a critical PKU124, and a graph: step with no graph addon wired a critical PKU642', async () => {
+  const personaName = "import { definePersonas } from '#pikku/scopes/pikku-personas.gen.js'\nconst NAME = 'Alice'\ndefinePersonas({ alice: { name: NAME, jobTitle: 'x', goals: ['y'], account: {} } })\n"
+  const graphStep = "import { pikkuWorkflowFunc } from '#pikku/workflow'\nexport const probeFlow = pikkuWorkflowFunc<void, void>({ func: async (_services, _data, { workflow }) => { await workflow.do('Edit', 'graph:editFields', {}) } })\n"
+  assert.deepEqual(
+    await codesPerCase('area-value', {
+      personaName: { 'personas.ts': personaName },
+      roleScopes: { 'roles.ts': "import { defineSystemRole } from '@pikku/core'\ndefineSystemRole({ admin: { description: 'x' } } as never)\n" },
+      graphStep: { 'w.workflow.ts': graphStep },
+    }),
+    { personaName: ['PKU124 critical'], roleScopes: ['PKU124 critical'], graphStep: ['PKU642 critical'] },
+  )
+})
+
 /** The three optimization lints: the inspector records them as plain diagnostics, not through the logger. */
 test('lint-diagnostics-recorded: a function that uses services and wire without destructuring and imports dynamically gives PKU410, PKU411 and PKU498 as recorded diagnostics, none through the logger', async () => {
   const { reported, state } = await inspectFiles('lints', {
@@ -428,6 +531,21 @@ test('pku953-security-only: a revealed secret passed to logger.info is an error 
   assert.deepEqual(await check('pku953-plain-string', shareLinkFile(', token: plain', '    const plain: string = token.reveal()'), true), [])
   const anyFile = shareLinkFile(', token: loose.reveal()', "    const loose = createSecretValue(JSON.parse('\"x\"'))")
   assert.deepEqual(await check('pku953-any', anyFile, true), [])
+})
+
+test('pku910-private-sessionless: with the security lint, a Private field in the return type of a pikkuSessionlessFunc is an error PKU910', async () => {
+  const file = [
+    "import type { Private } from '@pikku/core/classification'",
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    'interface TeamMember { userId: string; email: Private<string> }',
+    'declare function loadMember(userId: string): Promise<TeamMember>',
+    'export const getMember = pikkuSessionlessFunc<{ userId: string }, Readonly<TeamMember>>({',
+    "  description: 'Fetch a team member',",
+    '  func: async (_services, { userId }) => loadMember(userId),',
+    '})',
+  ].join('\n')
+  const { reported } = await inspectFiles('pku910-private-sessionless', { 'probe.functions.ts': file }, { classificationCheck: true })
+  assert.deepEqual(codes(reported), ['PKU910 error'])
 })
 
 test('pku342-not-raised: in a process with no CLI metadata registered, executeCLI throws a CLIError "CLI program \\"todos\\" not found" with exit code 1, not PKU342, and prints nothing first', async () => {
