@@ -16,6 +16,7 @@ import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { recordingLogger, registerProbe } from './harness/core-probes.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -413,6 +414,64 @@ test('middleware-unresolved-pattern: a pattern registered at run time that the C
   assert.ok(!(seen.get('pattern') ?? []).includes('unresolved /todos pattern'))
 })
 
+test('middleware-tags-recorded-literal-only: the inspector records a tag on a function or a wiring only when an addTagMiddleware call registers that very tag, with the tag a string literal and the middleware an array literal; an addHTTPMiddleware pattern is recorded on a route only when both are literals', async () => {
+  const { state } = await inspectFiles('guards-literal-groups', {
+    'probe.ts': [
+      "import { pikkuMiddleware, pikkuSessionlessFunc, addTagMiddleware, addHTTPMiddleware, wireHTTP } from '@pikku/core'",
+      'export const mw = pikkuMiddleware(async (_s, _w, next) => { await next() })',
+      'const group = [mw]',
+      "const tagName = 'viaVar'",
+      "export const a = () => addTagMiddleware('todos', [mw])",
+      "export const b = () => addTagMiddleware('listed', group)",
+      'export const c = () => addTagMiddleware(tagName, [mw])',
+      "export const d = () => addHTTPMiddleware('/lit/*', [mw])",
+      "export const e = () => addHTTPMiddleware('/var/*', group)",
+      "export const child = pikkuSessionlessFunc<void, string>({ tags: ['todos:write'], func: async () => 'x' })",
+      "export const both = pikkuSessionlessFunc<void, string>({ tags: ['todos', 'todos:write'], func: async () => 'x' })",
+      "export const listed = pikkuSessionlessFunc<void, string>({ tags: ['listed'], func: async () => 'x' })",
+      "export const viaVar = pikkuSessionlessFunc<void, string>({ tags: ['viaVar'], func: async () => 'x' })",
+      "wireHTTP({ method: 'get', route: '/lit/x', auth: false, func: child })",
+      "wireHTTP({ method: 'get', route: '/var/x', auth: false, tags: ['listed', 'viaVar', 'todos:write'], func: listed })",
+    ].join('\n'),
+  })
+  const meta = (state as any).functions.meta
+  assert.deepEqual(
+    Object.fromEntries(['child', 'both', 'listed', 'viaVar'].map((name) => [name, meta[name].middleware ?? 'none'])),
+    { child: 'none', both: [{ type: 'tag', tag: 'todos' }], listed: 'none', viaVar: 'none' },
+  )
+  const routes = (state as any).http.meta.get
+  assert.deepEqual(routes['/lit/x'].middleware, [{ type: 'http', route: '/lit/*' }])
+  assert.equal(routes['/var/x'].middleware, undefined)
+})
+
+test('middleware-child-tag-runs-parent: a function whose recorded tag is a child tag runs the child tag\'s middleware and then its parent tag\'s; a tag in its config that the metadata does not record runs none', async () => {
+  const tagGroups = pikkuState(null, 'middleware', 'tagGroup') as Record<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  const runs: string[] = []
+  const step = (label: string) => pikkuMiddleware(async (_services, _wire, next) => {
+    runs.push(label)
+    await next()
+  })
+  try {
+    addTagMiddleware('probe-parent', [step('parent')])
+    addTagMiddleware('probe-parent:child', [step('child')])
+    await withProbes({ probeChildTag: { config: { func: async () => void runs.push('function') } } }, async () => {
+      functionMeta.probeChildTag.middleware = [{ type: 'tag', tag: 'probe-parent:child' }]
+      await runProbe('probeChildTag')
+    })
+    assert.deepEqual(runs, ['child', 'parent', 'function'])
+    // A tag in the config but not in the recorded metadata selects nothing.
+    runs.length = 0
+    await withProbes({ probeUnrecordedTag: { config: { tags: ['probe-parent:child'], func: async () => void runs.push('function') } } }, async () => {
+      await runProbe('probeUnrecordedTag')
+    })
+    assert.deepEqual(runs, ['function'])
+  } finally {
+    delete tagGroups['probe-parent']
+    delete tagGroups['probe-parent:child']
+  }
+})
+
 test('middleware-no-next: a middleware that returns without next() skips the function, and the route answers 204', async () => {
   const before = (await (await fetch(`${app.url}/todos`, { headers: await as({ userId: 'u_stop', role: 'member' }) })).json())
     .todos.length
@@ -773,4 +832,48 @@ test('missing-scope-grants: verifyScopes passes a session holding the scope, an 
   for (const held of [['todos:read'], ['todos:write:own'], []])
     assert.throws(() => verifyScopes(['todos:write'], { userId: 'u', scopes: held }), MissingScopeError, held.join())
   assert.throws(() => verifyScopes(['todos:write'], { userId: 'u' }), MissingScopeError)
+})
+
+test('scopes-from-session-only: the runner compares a function\'s scopes with session.scopes and never asks the scopeService; a refusal is MissingScopeError, 403, with the payload { error: "missing_scope", scope }, and hasScopes gives verifyScopes\' answer', async () => {
+  let asked = 0
+  const scopeService = new Proxy({}, { get: () => { asked++; return async () => ['todos:export'] } })
+  const call = (session: object) =>
+    runPikkuFunc('rpc', 'rpc:probeScoped', 'probeScoped', {
+      singletonServices: { ...app.services, scopeService } as never,
+      data: () => ({}),
+      wire: { session } as never,
+    })
+  await withProbes({ probeScoped: { config: { scopes: ['todos:export'], func: async () => 'ran' }, sessionless: false } }, async () => {
+    const error = await call({ userId: 'u_scoped', role: 'member' }).then(() => 'passed', (e: unknown) => e)
+    assert.ok(error instanceof MissingScopeError)
+    assert.deepEqual(error.payload, { error: 'missing_scope', scope: 'todos:export' })
+    assert.equal((pikkuState(null, 'misc', 'errors') as Map<unknown, { status: number }>).get(MissingScopeError)?.status, 403)
+    assert.equal(await call({ userId: 'u_scoped', role: 'member', scopes: ['todos'] }), 'ran')
+  })
+  assert.equal(asked, 0)
+  for (const held of [['todos:export'], ['todos'], ['todos:*'], ['todos:read'], []]) {
+    let verified = true
+    try {
+      verifyScopes(['todos:export'], { userId: 'u', scopes: held })
+    } catch {
+      verified = false
+    }
+    assert.equal(hasScopes(['todos:export'], held), verified, held.join())
+  }
+})
+
+test('pku574-global-and-inline-gates: an exposed sessionless function gated only by a global permission or by a permission written in place as an arrow function is reported with PKU574; one with a named permission or auth: true is not', async () => {
+  const head = "import { pikkuSessionlessFunc, pikkuPermission, addGlobalPermission } from '@pikku/core'\nexport const isOk = pikkuPermission(async () => true)\n"
+  const cases: Record<string, string> = {
+    inline: "export const f = pikkuSessionlessFunc<{ a: string }, string>({ expose: true, permissions: { open: async () => true }, func: async () => 'x' })",
+    global: "addGlobalPermission({ isOk })\nexport const f = pikkuSessionlessFunc<{ a: string }, string>({ expose: true, func: async () => 'x' })",
+    named: "export const f = pikkuSessionlessFunc<{ a: string }, string>({ expose: true, permissions: { isOk }, func: async () => 'x' })",
+    auth: "export const f = pikkuSessionlessFunc<{ a: string }, string>({ expose: true, auth: true, func: async () => 'x' })",
+  }
+  const warned: Record<string, string[]> = {}
+  for (const [name, body] of Object.entries(cases)) {
+    const { reported } = await inspectFiles(`guards-pku574-${name}`, { 'probe.functions.ts': head + body })
+    warned[name] = codes(reported).filter((c) => c.startsWith('PKU574'))
+  }
+  assert.deepEqual(warned, { inline: ['PKU574 warn'], global: ['PKU574 warn'], named: [], auth: [] })
 })
