@@ -1,5 +1,6 @@
 // What the code generator records about functions (docs/core-features/functions.mdx): which factories it records as
-// needing a session, and when `auth: false` on a route stops the build with PKU573, run with the inspector that
+// needing a session, when `auth: false` on a route stops the build with PKU573, what it records of errors and inputs,
+// and name clashes (PKU851), run with the inspector that
 // `pikku all` uses (harness/inspector.ts) on small source files.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -42,4 +43,31 @@ test('auth-false-session-func-pku573: a route with auth: false reports the criti
   }
   assert.deepEqual(found, { exported: ['PKU573 critical'], override: ['PKU573 critical'], unexported: [] })
   assert.equal(sessionless.unexported, true)
+})
+
+test('function-errors-and-primitive-input-recorded: the errors of a function config are recorded by class name in its metadata; a bare string or number input is recorded under the type\'s own name, with no type of its own to generate a schema from, unlike an object type', async () => {
+  const { reported, state } = await inspectFiles('functions-recorded-meta', {
+    'probe.functions.ts': [
+      "import { pikkuSessionlessFunc, NotFoundError } from '@pikku/core'",
+      'export const greet = pikkuSessionlessFunc<string, string>({ errors: [NotFoundError], func: async (_s, name) => name })',
+      'export const wrapped = pikkuSessionlessFunc<{ text: string }, string>({ func: async (_s, { text }) => text })',
+      'export const double = pikkuSessionlessFunc<number, number>({ func: async (_s, n) => n * 2 })',
+    ].join('\n'),
+  })
+  const { meta, typesMap } = (state as any).functions
+  assert.deepEqual(codes(reported), [])
+  assert.deepEqual(meta.greet.errors, ['NotFoundError'])
+  assert.equal(meta.wrapped.errors, undefined)
+  assert.equal(meta.greet.inputSchemaName, 'string')
+  assert.equal(meta.double.inputSchemaName, 'number')
+  assert.equal(meta.wrapped.inputSchemaName, 'WrappedInput')
+  assert.deepEqual([...typesMap.customTypes.keys()], ['WrappedInput'])
+})
+
+test('function-name-clash-pku851: two functions exported under the same name from two files stop the build with the critical PKU851', async () => {
+  const fn = "import { pikkuSessionlessFunc } from '@pikku/core'\nexport const createTodo = pikkuSessionlessFunc<void, string>({ func: async () => 'x' })\n"
+  const one = await inspectFiles('functions-pku851-one', { 'a.functions.ts': fn })
+  const two = await inspectFiles('functions-pku851-two', { 'a.functions.ts': fn, 'b.functions.ts': fn })
+  assert.deepEqual(codes(one.reported), [])
+  assert.deepEqual(codes(two.reported), ['PKU851 critical'])
 })
