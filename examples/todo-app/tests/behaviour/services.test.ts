@@ -152,6 +152,20 @@ test('wire-factory-registers-itself: a pikkuWireServices factory runs on HTTP ca
   assert.equal(seen.closed, 1)
 })
 
+test('runners-use-registered-wire-factory: the queue, scheduler and MCP runners build a call\'s wire services with the registered pikkuWireServices factory and close them afterwards, without being handed it', async () => {
+  const { runQueueJob } = await import('@pikku/core/queue')
+  const { runScheduledTask } = await import('@pikku/core/scheduler')
+  const { runMCPTool } = await import('@pikku/core/mcp')
+  const seen = recordWireServices()
+  await runQueueJob({ job: { queueName: 'todo-cleanup', id: 'probe-cleanup-job', data: { ownerId: 'nobody' } } as never })
+  assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 1, closed: 1 })
+  await runScheduledTask({ name: 'workflow-recovery' })
+  assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 2, closed: 2 })
+  // listOpenTodos is sessionless, so it passes the checks; its own rpc.invoke('listTodos') then fails for want of a session.
+  await runMCPTool({ jsonrpc: '2.0', id: 1, params: {} } as never, {}, 'listOpenTodos').catch(() => undefined)
+  assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 3, closed: 3 })
+})
+
 test('wire-services-not-built-for-rejected-calls: a call refused by the session check never creates wire services', async () => {
   const seen = recordWireServices()
   const response = await fetch(`${app.url}/todos`)
