@@ -441,6 +441,28 @@ test('set-credential-not-stored: wire.setCredential puts a value on this call on
   assert.equal(await credentialsOf().has('google-calendar', 'bob'), false)
 })
 
+test('middleware-set-credential: a middleware that calls wire.setCredential hands the function that credential through getCredential, without storing it', async () => {
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+  registerProbe('credentialFromMiddleware', {
+    middleware: [
+      async (_s: unknown, wire: any, next: () => Promise<void>) => {
+        wire.setCredential('google-calendar', { accessToken: 'from-middleware' })
+        await next()
+      },
+    ],
+    func: async (_s: unknown, _d: unknown, wire: any) => ({ calendar: await wire.getCredential('google-calendar') }),
+  } as never)
+  try {
+    const result = await run('credentialFromMiddleware', {}, { session: { userId: 'bob', role: 'member' } })
+    assert.deepEqual(result, { calendar: { accessToken: 'from-middleware' } })
+    assert.equal(await credentialsOf().has('google-calendar', 'bob'), false)
+  } finally {
+    functions.delete('credentialFromMiddleware')
+    delete functionMeta['credentialFromMiddleware']
+  }
+})
+
 test('list-my-connections: listMyConnections reports the calendar as connected once the user has a token', async () => {
   addFunction('listMyConnections', listMyConnections)
   const session = { session: { userId: 'carol', role: 'member' } }
