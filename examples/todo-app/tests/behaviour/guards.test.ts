@@ -16,6 +16,7 @@ import { listTodosForOwner } from '../../src/functions/cli.functions.js'
 import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { createTestJWT } from './harness/http.js'
 import { recordingLogger, registerProbe } from './harness/core-probes.js'
+import { slowCallWarning } from '../../src/slow-calls.middleware.js'
 import { codes, inspectFiles } from './harness/inspector.js'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -555,6 +556,24 @@ test('middleware-dedupe-by-identity: the same middleware value listed twice runs
     await runProbe('probeDedupe', 'rpc', {}, { wireMiddleware: [one, two, one] })
   })
   assert.deepEqual(runs, ['factory call', 'factory call'])
+})
+
+test('middleware-factory-takes-options: pikkuMiddlewareFactory returns a function that, called with the options, gives the middleware built with them', async () => {
+  const { lines, logger } = recordingLogger()
+  const warnings = () => lines.filter((line) => line.level === 'warn').map((line) => line.text.replace(/\d+ ms$/, 'N ms'))
+  assert.equal(typeof slowCallWarning, 'function')
+  await withProbes({ probeFactory: { config: { func: async () => 'ran' } } }, async () => {
+    for (const thresholdMs of [60_000, -1]) {
+      const result = await runPikkuFunc('rpc', `rpc:probeFactory:${thresholdMs}`, 'probeFactory', {
+        singletonServices: { ...app.services, logger } as never,
+        data: () => ({}),
+        wire: {} as never,
+        wireMiddleware: [slowCallWarning({ thresholdMs })],
+      })
+      assert.equal(result, 'ran')
+    }
+  })
+  assert.deepEqual(warnings(), ['slow rpc to probeFactory: N ms'])
 })
 
 test('middleware-late-tag-and-http: middleware added with addTagMiddleware or addHTTPMiddleware after a wiring\'s first call does not run for that wiring, but does for a wiring first called afterwards', async () => {
