@@ -568,7 +568,7 @@ test('middleware-factory-takes-options: pikkuMiddlewareFactory returns a functio
         singletonServices: { ...app.services, logger } as never,
         data: () => ({}),
         wire: {} as never,
-        wireMiddleware: [slowCallWarning({ thresholdMs })],
+        wireMiddleware: [slowCallWarning({ thresholdMs }) as never],
       })
       assert.equal(result, 'ran')
     }
