@@ -15,6 +15,7 @@ import { createTestJWT } from './harness/http.js'
 import { recordingLogger } from './harness/core-probes.js'
 import { withEnv } from './harness/env.js'
 import { runTempDir } from './harness/temp.js'
+import { sqliteDatabase } from './harness/services.js'
 
 const jwtReady = createTestJWT()
 
@@ -29,6 +30,33 @@ const contentSetup = async (extra: Partial<LocalContentConfig> = {}) => {
 }
 
 const inAMinute = () => new Date(Date.now() + 60 * 1000)
+
+// --- the Kysely services' tables (docs/storage/index.mdx, "Tables are created by migrations") ---
+
+test('kysely-init-requires-tables: on an empty database a Kysely store\'s init() throws "The \'…\' schema is not in this database: … missing" naming pikku db generate and migrate, the event hub store\'s init() checks nothing, only table names are compared, and the workflow and agent run services have no init()', async () => {
+  const { CamelCasePlugin, Kysely, SqliteDialect, sql } = await import('kysely')
+  const { KyselyChannelStore, KyselyEventHubStore, KyselyWorkflowRunService, KyselyAgentRunService } = await import('@pikku/kysely')
+  const database = await sqliteDatabase()
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: database as never }), plugins: [new CamelCasePlugin()] })
+  try {
+    await assert.rejects(new KyselyChannelStore(db).init(), {
+      message:
+        "The 'channel' schema is not in this database: channels, channel_subscriptions missing. " +
+        'The runtime does not create these — run `pikku db generate` to write the migration, then `pikku db migrate` to apply it.',
+    })
+    await new KyselyEventHubStore(db).init()
+    // Tables with the right names but not the columns the store writes: init() passes, the first write fails.
+    await sql`create table "channels" ("channel_id" text primary key)`.execute(db)
+    await sql`create table "channel_subscriptions" ("channel_id" text, "topic" text)`.execute(db)
+    const store = new KyselyChannelStore(db)
+    await store.init()
+    await assert.rejects(store.addChannel({ channelId: 'c1', channelName: 'todos', openingData: {} } as never), /channel_name/)
+    assert.equal(typeof (new KyselyWorkflowRunService(db) as any).init, 'undefined')
+    assert.equal(typeof (new KyselyAgentRunService(db) as any).init, 'undefined')
+  } finally {
+    await db.destroy()
+  }
+})
 
 // --- LocalContent itself (docs/api/content-service.mdx) ---
 
@@ -72,6 +100,22 @@ test('content-upload-url-ignores-size-visibility: LocalContent.getUploadURL answ
   } finally {
     await cleanup()
   }
+})
+
+test('s3-upload-url-presigned-put: S3Content.getUploadURL answers with a presigned PUT URL valid for an hour, an assetKey that starts with the bucket, no uploadMethod and no uploadHeaders, the same with or without size and visibility', async () => {
+  const { S3Content } = await import('@pikku/aws-services')
+  // Presigning happens in the process; any credentials the SDK can find will do, and nothing is sent.
+  await withEnv({ AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'behaviour-secret', AWS_SESSION_TOKEN: undefined, AWS_PROFILE: undefined }, async () => {
+    const s3 = new S3Content({ bucketName: 'todo-files', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9' }, recordingLogger().logger as never, { keyPairId: 'K1', privateKey: '' })
+    const shape = async (extra: object) => {
+      const result = await s3.getUploadURL({ bucket: 'attachments', fileKey: 't1/u1', contentType: 'text/plain', ...extra })
+      const url = new URL(result.uploadUrl)
+      return { keys: Object.keys(result).sort(), assetKey: result.assetKey, path: url.pathname, expires: url.searchParams.get('X-Amz-Expires'), signed: url.searchParams.has('X-Amz-Signature') }
+    }
+    const plain = await shape({})
+    assert.deepEqual(plain, { keys: ['assetKey', 'uploadUrl'], assetKey: 'attachments/t1/u1', path: '/todo-files/attachments/t1/u1', expires: '3600', signed: true })
+    assert.deepEqual(await shape({ size: 10 * 1024 * 1024 * 1024, visibility: 'public' }), plain)
+  })
 })
 
 // --- the request handler (docs/api/content-service.mdx, "Serving LocalContent") ---
@@ -169,4 +213,29 @@ test('quick-login-local-requests-only: quick login answers only a Host of localh
   await withEnv({ PIKKU_DEV_QUICK_LOGIN: 'true', NODE_ENV: 'production' }, async () => {
     assert.equal(asks('localhost:3000'), false)
   })
+})
+
+// --- pikku validate's bootstrap check (docs/console/index.mdx, "What goes wrong") ---
+
+test('validate-custom-server-bootstrap: the check pikku validate runs reports a root start or dev script that runs neither pikku dev nor pikku serve, whatever it runs, as a warning by default; a runtime adapter dependency, a script that hands off to npm run or turbo, and lint.customServerBootstrap "off" are not reported', async () => {
+  const { runBootstrapChecks } = await import('../../node_modules/@pikku/cli/dist/src/functions/validate/bootstrap-checks.js')
+  const root = runTempDir('bootstrap')
+  try {
+    const check = (pkg: object, config: object | null = null) => runBootstrapChecks(root, pkg, config)
+    for (const start of ['node dist/start.js', 'echo hello', 'tsx src/start.ts']) {
+      const findings = await check({ scripts: { start } })
+      assert.equal(findings.length, 1, start)
+      assert.equal(findings[0].id, 'custom-server-bootstrap')
+      assert.equal(findings[0].severity, 'warn')
+    }
+    assert.match((await check({ scripts: { dev: 'tsx watch src/start.ts' } }))[0]?.message ?? '', /^package\.json "dev" script starts a server without `pikku dev` or `pikku serve`/)
+    assert.deepEqual(await check({ scripts: { start: 'pikku serve', dev: 'npx pikku dev --port 4000' } }), [])
+    for (const adapter of ['@pikku/express-middleware', '@pikku/lambda']) {
+      assert.deepEqual(await check({ scripts: { start: 'node dist/start.js' }, dependencies: { [adapter]: '*' } }), [], adapter)
+    }
+    assert.deepEqual(await check({ scripts: { start: 'npm run serve', dev: 'turbo run dev' } }), [])
+    assert.deepEqual(await check({ scripts: { start: 'node dist/start.js' } }, { lint: { customServerBootstrap: 'off' } }), [])
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
 })
