@@ -3,7 +3,9 @@
 // quick login. Nothing here starts the app: each test builds the few services it needs.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import { LocalContent, type LocalContentConfig } from '@pikku/core/services/local-content'
@@ -190,6 +192,57 @@ test('express-reaper-size-limit: the Express server\'s enableReaper() upload rou
     await new Promise<void>((resolve) => listening.close(() => resolve()))
     pikkuState(null, 'package', 'singletonServices', previous as never)
     await cleanup()
+  }
+})
+
+// --- turning on the console's back end (docs/console/index.mdx, "Turn on its back end") ---
+
+test('enable-console-sets-pikku-dir: pikku enable console sets scaffold.console and, when unset, scaffold.pikkuDir to "pikku", which moves the console scaffold from scaffold in the first source directory to pikku at the root; setting the flag by hand leaves it in scaffold', async () => {
+  const { enableConsole } = await import('../../node_modules/@pikku/cli/dist/src/functions/commands/enable.js')
+  const { getPikkuCLIConfig } = await import('../../node_modules/@pikku/cli/dist/src/utils/pikku-cli-config.js')
+  const root = runTempDir('enable-console')
+  const configFile = join(root, 'pikku.config.json')
+  const base = { tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku' }
+  const consoleFile = async () => (await getPikkuCLIConfig(recordingLogger().logger, configFile, [])).consoleFunctionsFile as string
+  try {
+    writeFileSync(configFile, JSON.stringify({ ...base, scaffold: { console: true } }))
+    const byHand = await consoleFile()
+    assert.ok(byHand.startsWith(join(root, 'src', 'scaffold') + '/'), byHand)
+    writeFileSync(configFile, JSON.stringify(base))
+    await enableConsole.func({ logger: recordingLogger().logger, config: { configDir: root } })
+    assert.deepEqual(JSON.parse(readFileSync(configFile, 'utf8')).scaffold, { pikkuDir: 'pikku', console: true })
+    const enabled = await consoleFile()
+    assert.ok(enabled.startsWith(join(root, 'pikku') + '/'), enabled)
+    // A pikkuDir already set is kept.
+    writeFileSync(configFile, JSON.stringify({ ...base, scaffold: { pikkuDir: 'gen/scaffold' } }))
+    await enableConsole.func({ logger: recordingLogger().logger, config: { configDir: root } })
+    assert.deepEqual(JSON.parse(readFileSync(configFile, 'utf8')).scaffold, { pikkuDir: 'gen/scaffold', console: true })
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+})
+
+test('console-scaffold-needs-better-auth: with scaffold.console on, the console step of code generation throws "\"scaffold.console\" is enabled but no pikkuBetterAuth(...) was found in the project." when no source file calls pikkuBetterAuth, and writes the console functions file once one does', async () => {
+  const { pikkuConsoleFunctions } = await import('../../node_modules/@pikku/cli/dist/src/functions/wirings/console/pikku-command-console-functions.js')
+  const { getPikkuCLIConfig } = await import('../../node_modules/@pikku/cli/dist/src/utils/pikku-cli-config.js')
+  const { LocalVariablesService } = await import('@pikku/core/services')
+  const root = runTempDir('console-scaffold')
+  try {
+    mkdirSync(join(root, 'src'))
+    writeFileSync(join(root, 'src', 'functions.ts'), 'export const nothing = 1\n')
+    const configFile = join(root, 'pikku.config.json')
+    writeFileSync(configFile, JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku', scaffold: { console: true } }))
+    const { logger } = recordingLogger()
+    const generate = async () =>
+      pikkuConsoleFunctions.func({ logger, config: await getPikkuCLIConfig(logger, configFile, []), variables: new LocalVariablesService({}) })
+    await assert.rejects(generate(), (error: Error) => error.message.startsWith('"scaffold.console" is enabled but no pikkuBetterAuth(...) was found in the project.\n'))
+    writeFileSync(join(root, 'src', 'auth.ts'), 'export const auth = pikkuBetterAuth({})\n')
+    assert.equal(await generate(), true)
+    const { consoleFunctionsFile } = await getPikkuCLIConfig(logger, configFile, [])
+    assert.ok(consoleFunctionsFile.startsWith(join(root, 'src', 'scaffold') + '/'), consoleFunctionsFile)
+    assert.ok(existsSync(consoleFunctionsFile), consoleFunctionsFile)
+  } finally {
+    await rm(root, { recursive: true, force: true })
   }
 })
 
