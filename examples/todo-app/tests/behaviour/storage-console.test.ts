@@ -268,6 +268,47 @@ test('quick-login-local-requests-only: quick login answers only a Host of localh
   })
 })
 
+// --- the agent runner pikku dev builds (docs/console/index.mdx, "What goes wrong") ---
+
+test('dev-agent-runner-needs-a-pair: the runner pikku dev builds is left out unless OPENAI_BASE_URL and OPENAI_API_KEY, or LITELLM_PROXY_URL and LITELLM_API_KEY, are both set; a URL of one pair with the key of the other gives none', async () => {
+  const { createDevAgentRunner } = await import('../../node_modules/@pikku/cli/dist/src/functions/commands/dev-agent-runner.js')
+  const { LocalVariablesService } = await import('@pikku/core/services')
+  const build = (vars: Record<string, string>) =>
+    createDevAgentRunner({ logger: recordingLogger().logger, projectRoot: join(import.meta.dirname, '..', '..'), variables: new LocalVariablesService(vars) })
+  assert.equal(await build({}), undefined)
+  assert.equal(await build({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }), undefined)
+  assert.equal(await build({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', LITELLM_API_KEY: 'k' }), undefined)
+  assert.equal(await build({ LITELLM_PROXY_URL: 'http://127.0.0.1:9', OPENAI_API_KEY: 'k' }), undefined)
+  assert.notEqual(await build({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k' }), undefined)
+  assert.notEqual(await build({ LITELLM_PROXY_URL: 'http://127.0.0.1:9', LITELLM_API_KEY: 'k' }), undefined)
+})
+
+// --- the database pikku dev opens (docs/console/index.mdx, "What goes wrong") ---
+
+test('dev-db-resolution: resolveDb refuses a config with both postgresUrl and sqliteDb with "Both postgresUrl and sqliteDb are set.", a libsql:// or http(s):// DATABASE_URL parses to no database, and with none only a db/sqlite or db/postgres folder gives a local one', async () => {
+  const { parseDatabaseUrl, resolveDb } = await import('../../node_modules/@pikku/cli/dist/src/functions/db/local-db.js')
+  const root = runTempDir('dev-db')
+  try {
+    const outDir = join(root, '.pikku')
+    assert.throws(() => resolveDb({ postgresUrl: 'postgres://localhost/todo', sqliteDb: 'todo.db' }, root, outDir), {
+      message: 'Both postgresUrl and sqliteDb are set. Configure exactly one database dialect.',
+    })
+    for (const url of ['libsql://todo.turso.io', 'http://127.0.0.1:8080', 'https://todo.example.com']) {
+      assert.deepEqual(parseDatabaseUrl(url), {}, url)
+    }
+    assert.deepEqual(parseDatabaseUrl('postgres://localhost/todo'), { postgresUrl: 'postgres://localhost/todo' })
+    assert.equal(resolveDb({}, root, outDir), null)
+    mkdirSync(join(root, 'db', 'postgres'), { recursive: true })
+    assert.deepEqual([resolveDb({}, root, outDir)?.dialect, resolveDb({}, root, outDir)?.mode], ['postgres', 'pglite'])
+    mkdirSync(join(root, 'db', 'sqlite'), { recursive: true })
+    const sqlite = resolveDb({}, root, outDir)
+    assert.equal(sqlite?.dialect, 'sqlite')
+    assert.equal(sqlite?.dbFile, join(root, '.pikku-runtime', 'dev.db'))
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+})
+
 // --- pikku validate's bootstrap check (docs/console/index.mdx, "What goes wrong") ---
 
 test('validate-custom-server-bootstrap: the check pikku validate runs reports a root start or dev script that runs neither pikku dev nor pikku serve, whatever it runs, as a warning by default; a runtime adapter dependency, a script that hands off to npm run or turbo, and lint.customServerBootstrap "off" are not reported', async () => {
