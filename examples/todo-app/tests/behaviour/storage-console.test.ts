@@ -199,23 +199,25 @@ test('express-reaper-size-limit: the Express server\'s enableReaper() upload rou
 
 test('enable-console-sets-pikku-dir: pikku enable console sets scaffold.console and, when unset, scaffold.pikkuDir to "pikku", which moves the console scaffold from scaffold in the first source directory to pikku at the root; setting the flag by hand leaves it in scaffold', async () => {
   const { enableConsole } = await import('../../node_modules/@pikku/cli/dist/src/functions/commands/enable.js')
+  // The command's function called in this process, as pikku enable console runs it, with only the services it reads.
+  const enable = enableConsole.func as unknown as (services: object) => Promise<void>
   const { getPikkuCLIConfig } = await import('../../node_modules/@pikku/cli/dist/src/utils/pikku-cli-config.js')
   const root = runTempDir('enable-console')
   const configFile = join(root, 'pikku.config.json')
   const base = { tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku' }
-  const consoleFile = async () => (await getPikkuCLIConfig(recordingLogger().logger, configFile, [])).consoleFunctionsFile as string
+  const consoleFile = async () => (await getPikkuCLIConfig(recordingLogger().logger as never, configFile, [])).consoleFunctionsFile as string
   try {
     writeFileSync(configFile, JSON.stringify({ ...base, scaffold: { console: true } }))
     const byHand = await consoleFile()
     assert.ok(byHand.startsWith(join(root, 'src', 'scaffold') + '/'), byHand)
     writeFileSync(configFile, JSON.stringify(base))
-    await enableConsole.func({ logger: recordingLogger().logger, config: { configDir: root } })
+    await enable({ logger: recordingLogger().logger, config: { configDir: root } })
     assert.deepEqual(JSON.parse(readFileSync(configFile, 'utf8')).scaffold, { pikkuDir: 'pikku', console: true })
     const enabled = await consoleFile()
     assert.ok(enabled.startsWith(join(root, 'pikku') + '/'), enabled)
     // A pikkuDir already set is kept.
     writeFileSync(configFile, JSON.stringify({ ...base, scaffold: { pikkuDir: 'gen/scaffold' } }))
-    await enableConsole.func({ logger: recordingLogger().logger, config: { configDir: root } })
+    await enable({ logger: recordingLogger().logger, config: { configDir: root } })
     assert.deepEqual(JSON.parse(readFileSync(configFile, 'utf8')).scaffold, { pikkuDir: 'gen/scaffold', console: true })
   } finally {
     await rm(root, { recursive: true, force: true })
@@ -232,9 +234,9 @@ test('console-scaffold-needs-better-auth: with scaffold.console on, the console 
     writeFileSync(join(root, 'src', 'functions.ts'), 'export const nothing = 1\n')
     const configFile = join(root, 'pikku.config.json')
     writeFileSync(configFile, JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku', scaffold: { console: true } }))
-    const { logger } = recordingLogger()
-    const generate = async () =>
-      pikkuConsoleFunctions.func({ logger, config: await getPikkuCLIConfig(logger, configFile, []), variables: new LocalVariablesService({}) })
+    const logger = recordingLogger().logger as never
+    const func = pikkuConsoleFunctions.func as unknown as (services: object) => Promise<boolean>
+    const generate = async () => func({ logger, config: await getPikkuCLIConfig(logger, configFile, []), variables: new LocalVariablesService({}) })
     await assert.rejects(generate(), (error: Error) => error.message.startsWith('"scaffold.console" is enabled but no pikkuBetterAuth(...) was found in the project.\n'))
     writeFileSync(join(root, 'src', 'auth.ts'), 'export const auth = pikkuBetterAuth({})\n')
     assert.equal(await generate(), true)
@@ -299,7 +301,7 @@ test('dev-db-resolution: resolveDb refuses a config with both postgresUrl and sq
     assert.deepEqual(parseDatabaseUrl('postgres://localhost/todo'), { postgresUrl: 'postgres://localhost/todo' })
     assert.equal(resolveDb({}, root, outDir), null)
     mkdirSync(join(root, 'db', 'postgres'), { recursive: true })
-    assert.deepEqual([resolveDb({}, root, outDir)?.dialect, resolveDb({}, root, outDir)?.mode], ['postgres', 'pglite'])
+    assert.deepEqual([resolveDb({}, root, outDir)?.dialect, (resolveDb({}, root, outDir) as { mode?: string } | null)?.mode], ['postgres', 'pglite'])
     mkdirSync(join(root, 'db', 'sqlite'), { recursive: true })
     const sqlite = resolveDb({}, root, outDir)
     assert.equal(sqlite?.dialect, 'sqlite')
