@@ -275,6 +275,40 @@ test('invoke-missing-goes-remote: with a deploymentService, rpc.invoke of a name
   ])
 })
 
+test('invoke-local-before-remote: with a deploymentService, rpc.invoke runs a function id missing from the RPC metadata here, and posts a wireRemoteAddon name to the addon\'s serverUrl; neither reaches the deployment service', async () => {
+  const { createServer } = await import('node:http')
+  const { freePort } = await import('./harness/services.js')
+  // The to-do app's workflow function is such an id: in the function metadata, not in the RPC metadata.
+  assert.ok((pikkuState(null, 'function', 'meta') as Record<string, unknown>).todoReminderWorkflow)
+  assert.equal((pikkuState(null, 'rpc', 'meta') as Record<string, unknown>).todoReminderWorkflow, undefined)
+  const calls: unknown[] = []
+  const services = { ...app.services, deploymentService: { invoke: async (...args: unknown[]) => (calls.push(args), 'remote answer') } }
+  const posted: string[] = []
+  const addonHost = createServer((req, res) => {
+    posted.push(`${req.method} ${req.url}`)
+    req.resume()
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"from":"addon"}'))
+  })
+  const port = await freePort()
+  await new Promise<void>((resolve) => addonHost.listen(port, '127.0.0.1', resolve))
+  const addons = pikkuState(null, 'addons', 'packages')
+  // What wireRemoteAddon({ name: 'probeAddon', package: …, serverUrl }) stores (wire-remote-addon.ts).
+  addons.set('probeAddon', { package: '@probe/remote-addon', remote: true, serverUrl: `http://127.0.0.1:${port}` } as never)
+  registerProbe('probeFunctionIdOnly', { func: async () => ({ ran: 'here' }) })
+  try {
+    const rpc = rpcService.getContextRPCService(services as never, { session: { userId: 'alice' } } as never, false)
+    assert.deepEqual(await rpc.invoke('probeFunctionIdOnly' as never, {} as never), { ran: 'here' })
+    assert.deepEqual(await rpc.invoke('probeAddon:doThing' as never, {} as never), { from: 'addon' })
+    assert.deepEqual(posted, ['POST /remote/rpc/doThing'])
+    assert.deepEqual(calls, [])
+  } finally {
+    addons.delete('probeAddon')
+    ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete('probeFunctionIdOnly')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).probeFunctionIdOnly
+    await new Promise((resolve) => addonHost.close(resolve))
+  }
+})
+
 test('remote-call-carries: rpc.remote posts to the registered deployment with a short-lived signed token, the encrypted session and the trace id', async () => {
   const { createServer } = await import('node:http')
   const { decryptWithKeyMaterial, REMOTE_SESSION_INFO } = await import('@pikku/core/crypto-utils')
@@ -313,7 +347,7 @@ test('remote-call-carries: rpc.remote posts to the registered deployment with a 
     const claims = await app.services.jwt!.decode<{ aud: string; fn: string; session: string; iat: number; exp: number }>(bearer)
     assert.equal(claims.aud, 'pikku-remote')
     assert.equal(claims.fn, 'sendReminder')
-    assert.ok(claims.exp - claims.iat <= 300, 'the token lives five minutes at most')
+    assert.equal(claims.exp - claims.iat, 300, 'the token lives five minutes')
     // The session travels encrypted with PIKKU_REMOTE_SECRET, not in clear.
     assert.doesNotMatch(claims.session, /alice/)
     const secret = (await secrets.getSecret<string>('PIKKU_REMOTE_SECRET')).reveal()
@@ -351,6 +385,8 @@ const withRemoteRoute = async (body: (deploymentService: RedisDeploymentService)
     // It gets what the scaffold's remoteRPCHandler gets: the name from the path and the posted { data }.
     func: async (_services: unknown, { data }: { rpcName: string; data?: { mode?: string } }, wire: any) => {
       if (data?.mode === 'nothing') return undefined
+      // As the scaffold's remoteRPCHandler does: rpc.invoke of another function, with the session the call runs as.
+      if (data?.mode === 'invoke') return wire.rpc.invoke('probeNeedsSession', {})
       if (data?.mode === 'missing') throw new NotFoundError('No to-do with id t-404')
       return { session: wire.session ?? null }
     },
@@ -381,6 +417,21 @@ test('remote-no-session-token-claims: a call that carries no session reaches a r
     assert.equal(session.fn, 'probeRemoteTarget')
     assert.equal(session.userId, undefined)
   })
+})
+
+test('remote-no-session-not-refused: a token-claims session with no userId passes the session check of a function that needs one', async () => {
+  // A function that needs a session (not sessionless), reached by rpc.invoke from the remote handler.
+  registerProbe('probeNeedsSession', { func: async (_services: unknown, _data: unknown, wire: any) => ({ ran: true, userId: wire.session?.userId ?? null }) })
+  try {
+    await withRemoteRoute(async (deploymentService) => {
+      assert.deepEqual(await deploymentService.invoke('probeRemoteTarget', { mode: 'invoke' }), { ran: true, userId: null })
+      // The same function, invoked with no session at all, is refused.
+      await assert.rejects(rpcAs().invoke('probeNeedsSession' as never, {} as never), { name: 'ForbiddenError' })
+    })
+  } finally {
+    ;(pikkuState(null, 'function', 'functions') as Map<string, unknown>).delete('probeNeedsSession')
+    delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).probeNeedsSession
+  }
 })
 
 test('remote-void-result: a remote function that returns nothing answers 204, and the calling side rejects parsing the empty body', async () => {
@@ -487,6 +538,82 @@ test('remote-token-checks: the receiver answers 401 to a call with no token, a t
     assert.equal((await call(await buildRemoteHeaders(app.services.jwt, otherRemote, 'probeRemoteTarget', { userId: 'alice' }))).status, 401)
     assert.equal((await call(await buildRemoteHeaders(app.services.jwt, otherRemote, 'probeRemoteTarget'))).status, 200)
   })
+})
+
+test('remote-weak-secret-receiver: a receiver whose PIKKU_REMOTE_SECRET is shorter than 32 characters throws WeakKeyMaterialError in pikkuRemoteAuthMiddleware, so every call fails', async () => {
+  const { buildRemoteHeaders } = await import('@pikku/core/remote')
+  await withRemoteRoute(async (deploymentService) => {
+    const strong = app.services.secrets
+    try {
+      app.services.secrets = new LocalSecretService(new LocalVariablesService({ PIKKU_REMOTE_SECRET: 'too-short' }))
+      await assert.rejects(deploymentService.invoke('probeRemoteTarget', {}, { userId: 'alice' }), {
+        message: "Remote RPC call to 'probeRemoteTarget' failed: 500",
+      })
+      // The same call sent by hand, to read the answer: the middleware's error.
+      const raw = await fetch(`${app.url}/remote/rpc/probeRemoteTarget`, {
+        method: 'POST',
+        headers: await buildRemoteHeaders(app.services.jwt, strong, 'probeRemoteTarget'),
+        body: JSON.stringify({ data: {} }),
+      })
+      assert.equal(raw.status, 500)
+      assert.equal(((await raw.json()) as { name: string }).name, 'WeakKeyMaterialError')
+    } finally {
+      app.services.secrets = strong
+    }
+  })
+})
+
+test('remote-redis-registration: start() registers every function in the generated metadata by default, with a 30 s expiry and a heartbeat every 10 s; a second start() leaves the first timer running after stop(), stop() closes the connection it opened, and a failed heartbeat is dropped silently', async () => {
+  const intervals: number[] = []
+  const started: unknown[] = []
+  const cleared: unknown[] = []
+  const { setInterval: realSet, clearInterval: realClear } = globalThis
+  globalThis.setInterval = ((fn: () => void, ms: number) => {
+    const handle = realSet(fn, ms)
+    intervals.push(ms)
+    started.push(handle)
+    return handle
+  }) as typeof setInterval
+  globalThis.clearInterval = ((handle: any) => {
+    cleared.push(handle)
+    realClear(handle)
+  }) as typeof clearInterval
+  const deploymentService = new RedisDeploymentService({}, redis.url, 'defaults', app.services.jwt, secrets)
+  const client = new Redis(redis.url)
+  try {
+    await deploymentService.start({ deploymentId: 'all-1', endpoint: 'http://127.0.0.1:9' })
+    await deploymentService.start({ deploymentId: 'all-1', endpoint: 'http://127.0.0.1:9' })
+    assert.deepEqual(intervals, [10_000, 10_000])
+    assert.equal(await client.ttl('defaults:deployment:all-1'), 30)
+    const registered = JSON.parse((await client.hget('defaults:deployment:all-1', 'functions'))!) as string[]
+    // listOverdueTodos is in the metadata but never registered for run time in this process (invoke-unregistered).
+    assert.ok(registered.includes('listOverdueTodos'))
+    // Every id in the app's function metadata, and the installed chat addon's function under its namespace.
+    assert.deepEqual(registered.sort(), [...Object.keys(pikkuState(null, 'function', 'meta') as object), 'chat:postToChat'].sort())
+    const expiry = Number(await client.zscore('defaults:fn:listOverdueTodos', 'all-1'))
+    assert.ok(expiry > Date.now() + 25_000 && expiry <= Date.now() + 30_000)
+    const own = (deploymentService as unknown as { redis: Redis }).redis
+    await deploymentService.stop()
+    // stop() cleared only the second timer, and closed the connection the service opened from the URL.
+    assert.deepEqual(cleared, [started[1]])
+    await waitFor(async () => own.status, (status) => status === 'end')
+    // A heartbeat while Redis cannot be reached (here a connection handed in, then closed) resolves and logs nothing.
+    const handedIn = new Redis(redis.url)
+    const quiet = new RedisDeploymentService({ heartbeatInterval: 60_000 }, handedIn, 'defaults', app.services.jwt, secrets)
+    await quiet.start({ deploymentId: 'quiet-1', endpoint: 'http://127.0.0.1:9', functions: ['sendReminder'] })
+    handedIn.disconnect()
+    await waitFor(async () => handedIn.status, (status) => status === 'end')
+    const { captureConsole } = await import('./harness/core-probes.js')
+    const lines = await captureConsole(() => (quiet as unknown as { sendHeartbeat: () => Promise<void> }).sendHeartbeat())
+    assert.deepEqual(lines, [])
+    await quiet.stop().catch(() => {})
+  } finally {
+    await deploymentService.stop().catch(() => {})
+    globalThis.setInterval = realSet
+    globalThis.clearInterval = realClear
+    for (const handle of started) realClear(handle as never)
+    client.disconnect()
+  }
 })
 
 test('remote-redis-lapse-not-restored: once a Redis registration expired, later heartbeats do not bring it back', async () => {
