@@ -87,6 +87,12 @@ test('client-invalid-data-422: data outside the function input schema is a 422 n
   assert.match(error.message, /Property "cursor" does not match schema/)
 })
 
+test('client-addon-not-exposed-404: the typed RPC map lists an addon function under its namespace, so a call to one that is not exposed compiles and is answered 404', async () => {
+  // chat:postToChat (the chat addon, reached by announceTodo through rpc.invoke) is not exposed; no cast is needed.
+  const error = await fetchError(client().invoke('chat:postToChat', { text: 'hello' }))
+  assert.equal(error.status, 404)
+})
+
 test('not-exposed-404: a function without expose: true answers 404 RPCNotFoundError, as if it did not exist', async () => {
   const response = await post('/rpc/deleteTodo', { rpcName: 'deleteTodo', data: { todoId: aliceTodoId } })
   assert.equal(response.status, 404)
@@ -307,6 +313,24 @@ test('invoke-local-before-remote: with a deploymentService, rpc.invoke runs a fu
     delete (pikkuState(null, 'function', 'meta') as Record<string, unknown>).probeFunctionIdOnly
     await new Promise((resolve) => addonHost.close(resolve))
   }
+})
+
+test('remote-channel-no-session: ChannelDeploymentService sends rpc.remote over the channel with the name, data and trace id but not the caller\'s session, and resolves with the peer\'s answer', async () => {
+  const { ChannelDeploymentService } = await import('@pikku/core/channel')
+  const sent: Array<Record<string, unknown>> = []
+  const deploymentService = new ChannelDeploymentService((message) => void sent.push(message as Record<string, unknown>))
+  const services = { ...app.services, deploymentService }
+  const rpc = rpcService.getContextRPCService(services as never, { session: { userId: 'alice' }, traceId: 'trace-ch-1' } as never, false)
+  const call = rpc.remote('sendReminder', { todoId: 't-1' })
+  await waitFor(async () => sent.length, (n) => n === 1)
+  const [request] = sent
+  assert.deepEqual(Object.keys(request).sort(), ['action', 'data', 'funcName', 'id', 'traceId'])
+  assert.deepEqual([request.funcName, request.data, request.traceId], ['sendReminder', { todoId: 't-1' }, 'trace-ch-1'])
+  assert.doesNotMatch(JSON.stringify(request), /alice/)
+  // The peer answers over the same channel; the channel owner hands the message back.
+  assert.equal(deploymentService.handleResponse({ action: 'pikku-rpc-response', id: request.id, ok: true, result: { reminded: true } }), true)
+  assert.deepEqual(await call, { reminded: true })
+  await deploymentService.stop()
 })
 
 test('remote-call-carries: rpc.remote posts to the registered deployment with a short-lived signed token, the encrypted session and the trace id', async () => {
@@ -782,6 +806,40 @@ test('react-query-dates: what createPikku\'s clients hand the hooks has date str
   } finally {
     await app.services.todoStore.remove(todoId)
   }
+})
+
+test('fetch-client-raw-and-500: the fetch client has no put method, its raw fetch returns the Response as it is, and an unregistered error is a 500 whose body holds only errorId in production (message and stack outside it), thrown as PikkuFetchError', async () => {
+  const { PikkuFetch } = await import('../../.pikku/pikku-fetch.gen.js')
+  const fetchClient = new PikkuFetch()
+  fetchClient.setServerUrl(app.url)
+  fetchClient.setAuthorizationJWT(token)
+  assert.equal('put' in fetchClient, false)
+  // A 404 through the raw method: a Response, not a thrown error.
+  const missing = await fetchClient.fetch('/todos/t-missing' as never, 'GET', undefined as never)
+  assert.ok(missing instanceof Response)
+  assert.equal(missing.status, 404)
+  // A PUT route and a route that throws an error registered with no status, for this test only.
+  await withProbeRoute('probePut', '/probe/put', { auth: false, func: async () => ({ put: true }) }, { method: 'put' }, async () => {
+    const put = await fetchClient.fetch('/probe/put' as never, 'PUT', {} as never)
+    assert.equal(put.status, 200)
+    assert.deepEqual(await put.json(), { put: true })
+  })
+  await withProbeRoute('probeUnregistered', '/probe/unregistered', { auth: false, func: async () => { throw new Error('disk on fire') } }, {}, async () => {
+    // Outside production the Express server has exposeErrors on: message and stack are added.
+    assert.notEqual(process.env.NODE_ENV, 'production')
+    const raw = await fetch(`${app.url}/probe/unregistered`)
+    assert.equal(raw.status, 500)
+    const body = (await raw.json()) as Record<string, unknown>
+    assert.deepEqual(Object.keys(body).sort(), ['errorId', 'message', 'stack'])
+    assert.equal(body.message, 'disk on fire')
+    // In production, only the errorId.
+    const { withEnv } = await import('./harness/env.js')
+    const production = await withEnv({ NODE_ENV: 'production' }, async () => (await fetch(`${app.url}/probe/unregistered`)).json())
+    assert.deepEqual(Object.keys(production as object), ['errorId'])
+    const error = await fetchError(fetchClient.get('/probe/unregistered' as never))
+    assert.equal(error.status, 500)
+    assert.equal(error.name, 'PikkuFetchError')
+  })
 })
 
 test('client-no-answer-type-error: a call that gets no HTTP answer rejects with fetch\'s own TypeError, not a PikkuFetchError', async () => {
