@@ -123,6 +123,26 @@ test('tools-described-with-meta-service: with a LocalMetaService over .pikku, ea
   }
 })
 
+test('tool-no-description-no-input: with a LocalMetaService, a listed function with no description is offered under its bare name, and one with no input gets an empty object schema', async () => {
+  // dailyDigest (src/functions/digest.functions.ts) has neither a description nor an input; listed for this test only.
+  const meta = (pikkuState(null, 'agent', 'agentsMeta') as any).todoAssistant
+  const tools = meta.tools
+  meta.tools = [...tools, 'dailyDigest']
+  services.metaService = new LocalMetaService(fileURLToPath(new URL('../../.pikku', import.meta.url)))
+  try {
+    model.answer({ text: 'Hi.' })
+    await ask('alice', 'Hello', 'alice-undescribed')
+    const digest = model.calls[0].tools.find((t) => t.name === 'dailyDigest')!
+    assert.equal(digest.description, 'dailyDigest')
+    const schema = digest.inputSchema as { type: string; properties: object }
+    assert.equal(schema.type, 'object')
+    assert.deepEqual(schema.properties, {})
+  } finally {
+    meta.tools = tools
+    delete services.metaService
+  }
+})
+
 test('addon-tool-not-described: with a LocalMetaService over the app\'s .pikku, an addon function listed as a tool is still described by its ref, not by its description', async () => {
   // todoAssistant is given the chat addon's postToChat as a tool for this test only, as ref('chat:postToChat') records it.
   const meta = (pikkuState(null, 'agent', 'agentsMeta') as any).todoAssistant
@@ -139,6 +159,26 @@ test('addon-tool-not-described: with a LocalMetaService over the app\'s .pikku, 
   } finally {
     meta.tools = tools
     delete services.metaService
+  }
+})
+
+test('tool-call-no-http-middleware: a tool call does not run the app\'s \'*\' addHTTPMiddleware group, which the same function behind its HTTP route does', async () => {
+  // requestLogger (src/middleware.ts), in the '*' group, logs "<wireType> <functionId> took …" for each call it wraps.
+  const info = collectLogs(services, 'info')
+  try {
+    await newTodo('alice', 'Logged?')
+    model.answer({ toolCalls: [{ toolName: 'listTodos', args: {} }] }, { text: 'Listed.' })
+    assert.equal((await ask('alice', 'What is on my list?', 'alice-no-http-mw')).status, 200)
+    // The tool ran (its result went back to the model), yet only the assistant's own route was logged.
+    assert.equal(model.calls.length, 2)
+    assert.ok(info.lines.some((line) => /^http askAssistant took/.test(line)), info.lines.join('\n'))
+    // (The agent's own toolAudit middleware logs "agent called listTodos …"; requestLogger would add "… listTodos took".)
+    assert.ok(info.lines.some((line) => line.startsWith('agent called listTodos')), info.lines.join('\n'))
+    assert.ok(!info.lines.some((line) => / listTodos took/.test(line)), info.lines.join('\n'))
+    assert.equal((await app.call('alice', 'GET', '/todos')).status, 200)
+    assert.ok(info.lines.some((line) => /^http listTodos took/.test(line)), info.lines.join('\n'))
+  } finally {
+    info.restore()
   }
 })
 
