@@ -15,6 +15,7 @@ import { InMemoryAgentStorage } from '../../src/agents/in-memory-agent-storage.j
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
 import { ScriptedModel } from './harness/model.js'
 import { collectLogs } from './harness/app.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 
 const model = new ScriptedModel()
 const storage = new InMemoryAgentStorage()
@@ -108,6 +109,42 @@ test('tools-offered: the model is offered the four listed functions and the sub-
   const planner = tools[4]
   assert.equal(planner.description, "Orders the user's open to-dos into a plan for today")
   assert.deepEqual(Object.keys((planner.inputSchema as any).properties).sort(), ['message', 'session'])
+})
+
+test('tool-refs-codes: code generation keeps an identifier or ref(\'…\') with a literal; a quoted name or an identifier it cannot follow is PKU124, an unknown function PKU153, an unknown namespace PKU152; a property read or ref of a variable is dropped with no code, and a wireRemoteAddon name is not checked', async () => {
+  // One agent per kind of entry, in one file, through the inspector that `pikku all` runs.
+  const entries: Record<string, string> = {
+    ident: 'probeList',
+    refLiteral: "ref('probeList')",
+    quoted: "'probeList'",
+    unfollowed: 'mystery',
+    unknown: "ref('nope')",
+    noNamespace: "ref('zz:fn')",
+    propertyRead: 'probeTools.probeList',
+    refVariable: 'ref(toolName)',
+    remoteAddon: "ref('remo:anything')",
+  }
+  const text = [
+    "import { pikkuAgent } from '#pikku/agent'",
+    "import { pikkuFunc, ref } from '#pikku/function'",
+    "import { wireRemoteAddon } from '@pikku/core/addon'",
+    "wireRemoteAddon({ name: 'remo', package: '@probe/remote-addon', serverUrl: 'https://remo.example.com' })",
+    "export const probeList = pikkuFunc({ description: 'List', func: async () => ({ n: 1 }) })",
+    'export const probeTools = { probeList }',
+    "const toolName = 'probeList'",
+    'declare const mystery: any',
+    ...Object.entries(entries).map(
+      ([name, tool]) => `export const ${name} = pikkuAgent({ name: '${name}', description: 'p', goal: 'p', model: 'openai/gpt-4o-mini', tools: [${tool}] })`,
+    ),
+  ].join('\n')
+  const { reported, state } = await inspectFiles('tool-refs', { 'probe.agent.ts': text })
+  assert.deepEqual(codes(reported).filter((c) => /^PKU1/.test(c)).sort(), ['PKU124 critical', 'PKU124 critical', 'PKU152 critical', 'PKU153 critical'])
+  const toolsOf = (name: string) => (state as any).agents.agentsMeta[name]?.tools
+  assert.deepEqual([toolsOf('ident'), toolsOf('refLiteral'), toolsOf('remoteAddon')], [['probeList'], ['probeList'], ['remo:anything']])
+  // Reported, and kept out of the tools.
+  assert.deepEqual([toolsOf('quoted'), toolsOf('unfollowed')], [undefined, undefined])
+  // No code at all, and the agent is left without the tool.
+  assert.deepEqual([toolsOf('propertyRead'), toolsOf('refVariable')], [undefined, undefined])
 })
 
 test('tools-described-with-meta-service: with a LocalMetaService over .pikku, each tool is offered with its function description', async () => {
