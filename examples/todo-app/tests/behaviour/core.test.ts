@@ -2,7 +2,6 @@
 // @pikku/express with its own jwt service, plus direct calls into core's runPikkuFunc and of `.func`.
 import { after, afterEach, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { addFunction, runPikkuFunc } from '@pikku/core/function'
 import { rpcService } from '@pikku/core/rpc'
@@ -19,7 +18,7 @@ import { setTodoDone } from '../../src/functions/board.functions.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { captureConsole, recordingLogger, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { TodoLimitReachedError } from '../../src/errors.js'
-import { APP_DIR, runNode } from './harness/node-process.js'
+import { APP_DIR, compileScratch, runNode } from './harness/node-process.js'
 import { withEnv } from './harness/env.js'
 
 let app: SignedInApp
@@ -115,22 +114,6 @@ test('primitive-input-missing-schema: a function whose recorded input schema is 
   await assert.rejects(numberResult, (error: unknown) => error instanceof MissingSchemaError && error.message.includes("Schema 'number' not found"))
 })
 
-/**
- * Compiles `files` (name: source text) with the app's TypeScript, strict, in a scratch folder inside the app (so that
- * @pikku/core resolves to the app's own copy), then removes the folder; the exit code and tsc's output.
- */
-const compileScratch = async (name: string, files: Record<string, string>) => {
-  const dir = join(APP_DIR, '.behaviour', `${name}-${process.pid}`)
-  mkdirSync(dir, { recursive: true })
-  try {
-    const compilerOptions = { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, skipLibCheck: true, types: [] }
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: Object.keys(files) }))
-    for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
-    return await runNode([join(APP_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir])
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 test('core-root-no-error-classes: importing NotFoundError from the bare @pikku/core entry fails to compile with TS2305; the same import from @pikku/core/errors compiles', async () => {
   const { code, output } = await compileScratch('core-root-errors', {

@@ -3,6 +3,8 @@
 // redis-server, and what unknown or unexposed names answer.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { LocalSecretService, LocalVariablesService } from '@pikku/core/services'
 import { rpcService, RPCNotFoundError } from '@pikku/core/rpc'
 import { runPikkuFunc } from '@pikku/core/function'
@@ -16,6 +18,7 @@ import { PikkuRPC } from '../../.pikku/pikku-rpc.gen.js'
 import { createJWTService } from '../../src/jwt-service.js'
 import { startExpressApp, waitFor, type RunningApp } from './harness/app.js'
 import { startRedis, type RunningService } from './harness/services.js'
+import { APP_DIR, compileScratch } from './harness/node-process.js'
 
 let app: RunningApp
 let redis: RunningService
@@ -202,6 +205,37 @@ test('invoke-unknown-name: rpc.invoke of an unregistered name with no deployment
     .catch((e: unknown) => e)
   assert.ok(error instanceof RPCNotFoundError)
   assert.equal(error.message, 'RPC function not found: deleteTodos')
+})
+
+test('rpc-names-unchecked-dist-import: the generated map imports the Slack gateway input type by a @pikku/core/dist path the package does not export; with it, a misspelt name compiles for invoke and remote, and with that one import pointed at @pikku/core/gateway both reject it (TS2345)', async () => {
+  const MAP = join(APP_DIR, '.pikku', 'rpc', 'pikku-rpc-wirings-map.internal.gen.d.ts')
+  const DIST = "'@pikku/core/dist/wirings/gateway/gateway.types'"
+  const generated = readFileSync(MAP, 'utf8')
+  assert.ok(generated.includes(`import type { GatewayInboundMessage } from ${DIST}`))
+  assert.match(generated, /'slackMyTodos': RPCHandler<GatewayInboundMessage, /)
+  // The copy sits next to the generated map, so its relative imports of the app's sources still resolve; removed in finally.
+  const fixed = join(APP_DIR, '.pikku', 'rpc', `names-probe-${process.pid}.gen.d.ts`)
+  writeFileSync(fixed, generated.replace(DIST, "'@pikku/core/gateway'"))
+  try {
+    const mapPath = (file: string) => `../../.pikku/rpc/${file.replace(/\.d\.ts$/, '.d.js')}`
+    const probe = (from: string) =>
+      [
+        `import type { RPCInvoke, RPCRemote } from '${from}'`,
+        'declare const invoke: RPCInvoke',
+        'declare const remote: RPCRemote',
+        "export const calls = [invoke('sendReminders', { todoId: 't' }), remote('sendReminders', { todoId: 't' })]",
+      ].join('\n')
+    const { output } = await compileScratch(
+      'rpc-names',
+      { 'generated.ts': probe(mapPath('pikku-rpc-wirings-map.internal.gen.d.ts')), 'fixed.ts': probe(mapPath(basename(fixed))) },
+      { appConfig: true },
+    )
+    // Errors in the probes only (the app's own files are checked elsewhere), as "<file>(<line>) <code>".
+    const probeErrors = [...output.matchAll(/\b(generated|fixed)\.ts\((\d+),\d+\): error (TS\d+)/g)].map(([, file, line, code]) => `${file}.ts(${line}) ${code}`)
+    assert.deepEqual(probeErrors, ['fixed.ts(4) TS2345', 'fixed.ts(4) TS2345'], output)
+  } finally {
+    rmSync(fixed, { force: true })
+  }
 })
 
 test('invoke-unregistered: a function that is never wired, exposed or named in an rpc.invoke is not registered', async () => {

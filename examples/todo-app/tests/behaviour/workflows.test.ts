@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { WorkflowNotFoundError } from '@pikku/core/workflow'
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
 import { waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
+import { compileScratch } from './harness/node-process.js'
 
 let app: SessionApp
 let services: any
@@ -406,6 +407,24 @@ test('step-name-ordinals: a step name reached again in one run is recorded as na
     },
     { probeEchoStep: { func: async (_services, data) => data } },
   )
+})
+
+test('do-names-typed: against the app\'s generated TypedWorkflow, a misspelt function name in workflow.do and a wrong input type both fail to compile (TS2769, no overload matches)', async () => {
+  const { output } = await compileScratch(
+    'workflow-do-names',
+    {
+      'steps.ts': [
+        "import type { TypedWorkflow } from '../../.pikku/workflow/pikku-workflow-types.gen.js'",
+        'declare const workflow: TypedWorkflow',
+        "export const misspelt = workflow.do('remind', 'sendReminders', { todoId: 't' })",
+        "export const wrongInput = workflow.do('remind', 'sendReminder', { todoId: 5 })",
+        "export const right = workflow.do('remind', 'sendReminder', { todoId: 't' })",
+      ].join('\n'),
+    },
+    { appConfig: true },
+  )
+  const probeErrors = [...output.matchAll(/\bsteps\.ts\((\d+),\d+\): error (TS\d+)/g)].map(([, line, code]) => `${line} ${code}`)
+  assert.deepEqual(probeErrors, ['3 TS2769', '4 TS2769'], output)
 })
 
 test('step-wire-workflow-step: a do step\'s function gets workflowStep with runId, stepId, attemptCount, invocationId (the same on a retry) and fromInvocationId; the in-memory store gives a retry a new stepId', async () => {
