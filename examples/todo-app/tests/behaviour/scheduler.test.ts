@@ -14,6 +14,7 @@ import { remindMeIn } from '../../src/functions/reminder-schedule.functions.js'
 import { bootServices, callerAs, collectLogs, nextInfoLog, recordTraceIds, type Singletons } from './harness/queues.js'
 import { waitFor } from './harness/app.js'
 import { pikkuState, setSingletonServices } from '@pikku/core/state'
+import { codes, inspectFiles } from './harness/inspector.js'
 
 const MINUTE = 60_000
 let services: Singletons
@@ -338,6 +339,37 @@ test('wiring-without-meta-skipped: wireScheduler for a task the CLI never saw wa
   assert.equal(getScheduledTasks().has('weekly-digest'), false)
 })
 
+test('inspector-schedule-shapes: code generation records a constant schedule as its source text without a diagnostic, while wireScheduler keeps the value it is given; it records no task for a variable argument or a shorthand name or schedule, and reports nothing', async () => {
+  const { reported, state } = await inspectFiles('schedule-shapes', {
+    'probe.ts': [
+      "import { pikkuSessionlessFunc, wireScheduler } from '@pikku/core'",
+      'export const tick = pikkuSessionlessFunc<void, void>({ func: async () => {} })',
+      "const DAILY = '0 9 * * *'",
+      "wireScheduler({ name: 'by-constant', schedule: DAILY, func: tick })",
+      "const byVariable = { name: 'by-variable', schedule: '0 9 * * *', func: tick }",
+      'wireScheduler(byVariable)',
+      "const schedule = '0 9 * * *'",
+      "wireScheduler({ name: 'shorthand-schedule', schedule, func: tick })",
+      "const name = 'shorthand-name'",
+      "wireScheduler({ name, schedule: '0 9 * * *', func: tick })",
+    ].join('\n'),
+  })
+  assert.deepEqual(codes(reported), [])
+  const meta = (state as any).scheduledTasks.meta
+  assert.deepEqual(Object.keys(meta), ['by-constant'])
+  assert.equal(meta['by-constant'].schedule, 'DAILY')
+  // At run time the task holds the value the call passes, whatever the generated metadata says.
+  const schedulerMeta = pikkuState(null, 'scheduler', 'meta') as Record<string, any>
+  schedulerMeta['probe-constant'] = { ...schedulerMeta['daily-digest'], name: 'probe-constant', schedule: 'DAILY' }
+  try {
+    wireScheduler({ name: 'probe-constant', schedule: '0 9 * * *', func: dailyDigest })
+    assert.equal(getScheduledTasks().get('probe-constant')?.schedule, '0 9 * * *')
+  } finally {
+    getScheduledTasks().delete('probe-constant')
+    delete schedulerMeta['probe-constant']
+  }
+})
+
 test('duplicate-name-throws: a second wireScheduler with a name already wired throws "Scheduled task already exists"', () => {
   assert.throws(() => wireScheduler({ name: 'daily-digest', schedule: '0 9 * * *', func: dailyDigest }), {
     message: 'Scheduled task already exists: daily-digest',
@@ -428,6 +460,39 @@ test('start-twice-orphans-crons: a second start() on one instance gives each tas
     restore()
     await scheduler.stop()
     mock.timers.reset()
+  }
+})
+
+test('schedule-rpc-without-start: an InMemorySchedulerService whose start() was never called still runs a scheduleRPC call when it falls due', async () => {
+  const fresh = new InMemorySchedulerService()
+  mock.timers.enable({ apis: ['Date', 'setTimeout'], now: new Date(2026, 2, 5, 12, 0, 0) })
+  try {
+    const todo = await services.todoStore.create({ ownerId: owner.userId, title: 'Never started', done: false })
+    const reminded = nextInfoLog(services, /"Never started"/)
+    await fresh.scheduleRPC('1m', 'sendReminder', { todoId: todo.todoId })
+    mock.timers.tick(MINUTE)
+    await reminded
+  } finally {
+    await fresh.close()
+    mock.timers.reset()
+  }
+})
+
+test('stop-singletons-stops-scheduler: stopSingletonServices() calls stop() on the scheduler passed in as schedulerService', async () => {
+  const probe = new InMemorySchedulerService()
+  const stop = probe.stop
+  let stops = 0
+  probe.stop = async function (this: InMemorySchedulerService) {
+    stops++
+    return stop.call(this)
+  }
+  pikkuState(null, 'package', 'singletonServices', { logger: services.logger, schedulerService: probe } as never)
+  try {
+    await stopSingletonServices()
+    assert.equal(stops, 1)
+  } finally {
+    setSingletonServices(services as never)
+    await probe.close()
   }
 })
 
