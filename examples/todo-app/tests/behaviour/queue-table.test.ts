@@ -586,6 +586,56 @@ test('fail-discard-reject: an awaited queue.fail() or queue.discard() rejects wi
   }
 })
 
+test('no-schema-data-unchecked: with the app\'s schema service, job data that does not fit the input schema fails before the function runs; without a schema service the same data reaches the function as it is', async () => {
+  const { pikkuFuncId } = (pikkuState(null, 'queue', 'meta') as Record<string, any>)['todo-reminders']
+  const received: unknown[] = []
+  const job = (id: string) => ({ job: { id, queueName: 'todo-reminders', data: { todoId: 42 }, status: () => 'active' as const } })
+  const schema = (services as any).schema
+  assert.ok(schema)
+  await withWrappedFunction(
+    pikkuFuncId,
+    () => async (_services, data) => {
+      received.push(data)
+      return { reminded: false }
+    },
+    async () => {
+      await assert.rejects(runQueueJob(job('j-checked')), {
+        message: 'Property "todoId" does not match schema., Instance type "number" is invalid. Expected "string".',
+      })
+      assert.deepEqual(received, [])
+      ;(services as any).schema = undefined
+      try {
+        await runQueueJob(job('j-unchecked'))
+      } finally {
+        ;(services as any).schema = schema
+      }
+      assert.deepEqual(received, [{ todoId: 42 }])
+    },
+  )
+})
+
+test('fail-not-awaited-carries-on: a worker that calls queue.fail() without await carries on and returns, runQueueJob resolves as for a success, and the promise fail() returned rejects with QueueJobFailedError', async () => {
+  const { pikkuFuncId } = (pikkuState(null, 'queue', 'meta') as Record<string, any>)['todo-reminders']
+  let pending: Promise<void> | undefined
+  let reachedAfter = false
+  await withWrappedFunction(
+    pikkuFuncId,
+    () => async (_services, _data, { queue }) => {
+      const failed = queue.fail('forgot the await')
+      // Handled here only so that node:test does not report it; in a worker nothing listens.
+      failed.catch(() => {})
+      pending = failed
+      reachedAfter = true
+      return { reminded: true }
+    },
+    async () => {
+      await runQueueJob({ job: { id: 'j-unawaited', queueName: 'todo-reminders', data: { todoId: 'any' }, status: () => 'active' } })
+    },
+  )
+  assert.equal(reachedAfter, true)
+  await assert.rejects(pending!, (error: Error) => error instanceof QueueJobFailedError && error.message === 'Queue job j-unawaited failed: forgot the await')
+})
+
 test('queue-reminder-owner-guard: isTodoOwner lets the owner and an admin queue a reminder and refuses another member with ForbiddenError; an unknown id passes it and queueReminder answers NotFoundError', async () => {
   addFunction('queueReminder', queueReminder)
   const inserted: Array<{ queueName: string; data: unknown }> = []
