@@ -933,7 +933,7 @@ test('serverless-binary-to-on-message: the serverless runner hands a binary fram
   }
 })
 
-test('serverless-handlers-binary-and-close: the Lambda and Cloudflare channel handlers throw on sendBinary and on send with isBinary; Lambda JSON-encodes a string it sends; close() called by a message only marks the channel closed: no onDisconnect, nothing sent, the socket left open', async () => {
+test('serverless-handlers-binary-and-close: the Lambda and Cloudflare channel handlers throw on sendBinary and on send with isBinary; Lambda JSON-encodes a string it sends; close() called by a message marks the channel closed: no onDisconnect, nothing sent, the socket left open', async () => {
   const lambdaModule = await import(new URL('../../node_modules/@pikku/lambda/dist/websocket/lambda-channel-handler.js', import.meta.url).href)
   const cloudflareModule = await import(new URL('../../node_modules/@pikku/cloudflare/dist/cloudflare-channel-handler-factory.js', import.meta.url).href)
   const posted: { ConnectionId: string; Data: string }[] = []
@@ -989,6 +989,30 @@ test('serverless-handlers-binary-and-close: the Lambda and Cloudflare channel ha
     delete routes.probeCloseChannel
     delete routeMeta.probeCloseChannel
     forgetProbes('probeCloseChannel')
+  }
+})
+
+test('serverless-close-fails-pending-remote: on the Lambda and Cloudflare channel handlers, close() also fails a remote(...) call still waiting for its answer, with "Deployment service stopped"', async () => {
+  const lambdaModule = await import(new URL('../../node_modules/@pikku/lambda/dist/websocket/lambda-channel-handler.js', import.meta.url).href)
+  const cloudflareModule = await import(new URL('../../node_modules/@pikku/cloudflare/dist/cloudflare-channel-handler-factory.js', import.meta.url).href)
+  const posted: unknown[] = []
+  const callbackAPI = { send: async (command: { input: { Data: string } }) => void posted.push(JSON.parse(command.input.Data)) }
+  const cfSent: unknown[] = []
+  const websocket = { send: (data: string) => void cfSent.push(JSON.parse(data)), close: () => {} }
+  const runtimes = [
+    { name: 'lambda', factory: lambdaModule.createLambdaChannelHandlerFactory(app.services.logger, {}, callbackAPI), sent: posted },
+    { name: 'cloudflare', factory: cloudflareModule.createCloudflareChannelHandlerFactory(app.services.logger, {}, websocket), sent: cfSent },
+  ]
+  for (const { name, factory, sent } of runtimes) {
+    const handler = factory(`${name}-remote-${randomUUID()}`, 'todos', undefined)
+    const channel = handler.getChannel()
+    const pending = channel.remote('probeUnansweredCapability', { n: 1 })
+    // Close only once the request has gone out, so the call is registered and waiting for the client's answer.
+    await waitFor(async () => sent.length, (n) => n === 1)
+    assert.equal((sent[0] as { funcName?: string }).funcName, 'probeUnansweredCapability', name)
+    handler.close()
+    await assert.rejects(pending, { name: 'ChannelRPCError', message: 'Deployment service stopped' }, name)
+    assert.equal(channel.state, 'closed', name)
   }
 })
 
