@@ -1181,10 +1181,20 @@ test('graph-branch-no-edge: a node with a next record whose function takes no br
           assert.equal(wires[0].workflowStep, undefined)
         }
         // The key the record holds does lead on, so the two runs above did stop for want of an edge.
-        assert.deepEqual((await start('branchNoEdgeGraph', { key: 'go' })).steps, [['pickBranch', 'succeeded'], ['after', 'succeeded']])
-        // In core 0.12.90 the in-memory store reads the branch keys of every run it holds: once a run took 'go', a
-        // later run whose node takes no branch follows 'go' as well.
-        assert.deepEqual((await start('branchNoEdgeGraph', {})).steps, [['pickBranch', 'succeeded'], ['after', 'succeeded']])
+        const went = await start('branchNoEdgeGraph', { key: 'go' })
+        try {
+          assert.deepEqual(went.steps, [['pickBranch', 'succeeded'], ['after', 'succeeded']])
+          // In core 0.12.90 the in-memory store reads the branch keys of every run it holds: once a run took 'go', a
+          // later run whose node takes no branch follows 'go' as well.
+          assert.deepEqual((await start('branchNoEdgeGraph', {})).steps, [['pickBranch', 'succeeded'], ['after', 'succeeded']])
+          // A run that takes a branch itself reads its own key, stored after the earlier runs' keys: a key the record
+          // lacks still stops it.
+          assert.deepEqual((await start('branchNoEdgeGraph', { key: 'elsewhere' })).steps, [['pickBranch', 'succeeded']])
+        } finally {
+          // Deleting the run that took 'go' drops its branch key from the shared store.
+          assert.equal(await services.workflowService.deleteRun(went.runId), true)
+        }
+        assert.deepEqual((await start('branchNoEdgeGraph', {})).steps, [['pickBranch', 'succeeded']])
       },
     )
     // Marked workflowQueued, with no queue service: an inline graph still calls the function in this process.
