@@ -147,6 +147,11 @@ test('pku910-override-and-refused: an unnamed function written inline in a wirin
 
 // ── PKU862 ────────────────────────────────────────────────────────────────────
 
+test('pku862-code-name: PKU862 is the inspector\'s CONTRACT_CHANGED_REQUIRES_BUMP, PKU861 its FUNCTION_VERSION_MODIFIED', async () => {
+  const { ErrorCode } = await import('@pikku/inspector')
+  assert.deepEqual([ErrorCode.CONTRACT_CHANGED_REQUIRES_BUMP, ErrorCode.FUNCTION_VERSION_MODIFIED], ['PKU862', 'PKU861'])
+})
+
 test('versions-update-pku861-only: the update `pikku all` runs reports a changed recorded version as an error PKU861 and writes no manifest; over PKU863 and PKU862 alone it reports nothing and writes the current manifest, entry included', async () => {
   const { pikkuVersionsUpdate } = await import(`${CLI_DIST}/src/functions/commands/versions-update.js`)
   const dir = runTempDir('versions-update')
@@ -269,4 +274,25 @@ test('pku582-generated-session-middleware: with cookieCache off the CLI register
   assert.deepEqual(summary(await generatedAuth({ cookieCache: true, console: true })), { stateful: false, stateless: true, consoleToken: true })
   assert.deepEqual(summary(await generatedAuth({ cookieCache: true, console: true, ownStateful: true })), { stateful: false, stateless: true, consoleToken: true })
   assert.deepEqual(summary(await generatedAuth({ cookieCache: true, console: true, ownStateless: true })), { stateful: false, stateless: false, consoleToken: false })
+})
+
+test('pku582-stateless-without-secrets: with no secrets service betterAuthStatelessSession lets the call go on with no session and logs nothing; betterAuthSession logs a failed session read and rethrows it; any secrets error other than "Requested secret not found" is rethrown by the stateless middleware', async () => {
+  const { betterAuthSession, betterAuthStatelessSession } = await import('@pikku/better-auth')
+  const logged: string[] = []
+  const logger = { error: (m: string) => void logged.push(m), warn: (m: string) => void logged.push(m), info() {}, debug() {} }
+  const sessions: unknown[] = []
+  const wire = () => ({
+    http: { request: { headers: () => ({ cookie: 'better-auth.session_data=anything' }), header: () => undefined } },
+    setSession: (s: unknown) => void sessions.push(s),
+    session: undefined,
+  })
+  let went = false
+  await betterAuthStatelessSession()({ logger } as never, wire() as never, async () => void (went = true))
+  assert.deepEqual({ went, sessions, logged }, { went: true, sessions: [], logged: [] })
+  const failing = { logger, auth: async () => ({ api: { getSession: async () => { throw new Error('read failed') } } }) }
+  await assert.rejects(betterAuthSession()(failing as never, wire() as never, async () => {}), { message: 'read failed' })
+  assert.deepEqual(logged, ['better-auth getSession failed: read failed'])
+  const fatal = { logger, secrets: { getSecret: async () => { throw new Error('FATAL: Error finding secret: BETTER_AUTH_SECRET') } } }
+  await assert.rejects(betterAuthStatelessSession()(fatal as never, wire() as never, async () => {}), { message: 'FATAL: Error finding secret: BETTER_AUTH_SECRET' })
+  assert.deepEqual(sessions, [])
 })
