@@ -301,6 +301,49 @@ test('clear-state-rebuilds-addon-services: clearPikkuRuntimeState also drops the
   assert.deepEqual(otherHook.received, [{ text: 'After a clear' }])
 })
 
+test('addon-services-factory-overlap: calls into a namespace that arrive while its services factory is still running each run the factory, and the set that resolves last is the one kept', async () => {
+  const { clearPikkuRuntimeState } = await import('@pikku/core/testing')
+  const { pikkuState, setSingletonServices } = await import('@pikku/core/state')
+  const PACKAGE = '@todo-app/notify-addon'
+  const factories = pikkuState(PACKAGE, 'package', 'factories')!
+  const built: object[] = []
+  const started: Array<() => void> = []
+  let bothStarted!: () => void
+  const twoRunning = new Promise<void>((resolve) => (bothStarted = resolve))
+  const createSingletonServices = async (config: any, services: any) => {
+    // Each run waits until the test releases it, so the two runs overlap.
+    await new Promise<void>((release) => {
+      started.push(release)
+      if (started.length === 2) bothStarted()
+    })
+    const made = await factories.createSingletonServices!(config, services)
+    built.push(made)
+    return made
+  }
+  clearPikkuRuntimeState()
+  setSingletonServices(app.services as never)
+  pikkuState(PACKAGE, 'package', 'factories', { ...factories, createSingletonServices } as never)
+  hook.received.length = 0
+  try {
+    const first = alice().invoke('chat:postToChat', { text: 'First' })
+    const second = alice().invoke('chat:postToChat', { text: 'Second' })
+    await twoRunning
+    // The second call's run resolves first, the first call's last.
+    started[1]()
+    await second
+    started[0]()
+    await first
+    assert.equal(built.length, 2)
+    assert.equal(pikkuState('chat', 'package', 'singletonServices'), built[1])
+    assert.notEqual(built[0], built[1])
+  } finally {
+    pikkuState(PACKAGE, 'package', 'factories', factories)
+    clearPikkuRuntimeState()
+    setSingletonServices(app.services as never)
+  }
+  assert.equal(hook.received.length, 2)
+})
+
 test('addon-error-propagates: an error thrown inside the addon reaches the caller; the route answers 500', async () => {
   hook.status = 500
   try {
@@ -442,6 +485,19 @@ test('addon-services-no-credentials: the generated pikkuAddonServices hands its 
   }
 })
 
+test('addon-function-secrets-denied: an addon function that reads secrets from its services gets SecretAccessDeniedError, though the addon declares the secret', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const { SecretAccessDeniedError } = await import('@pikku/core/services')
+  const functions = pikkuState('@todo-app/notify-addon', 'function', 'functions')
+  const original = functions.get('postToChat')!
+  functions.set('postToChat', { ...original, func: async ({ secrets }: any) => secrets.getSecret('CHAT_WEBHOOK_URL') } as never)
+  try {
+    await assert.rejects(alice().invoke('chat:postToChat', { text: 'Read a secret' }), (error: unknown) => error instanceof SecretAccessDeniedError)
+  } finally {
+    functions.set('postToChat', original)
+  }
+})
+
 test('addon-install-cli-codes: pikku reports a wireAddon package that does not resolve as PKU340; a wireRemoteAddon package under dependencies or under neither list as PKU338, not one under devDependencies; and an auth secretId or credentialId that names no declaration as PKU339, where secretId is compared with a secret\'s name, not its key', async () => {
   const secret = [
     "import { z } from 'zod'",
@@ -467,6 +523,20 @@ test('addon-install-cli-codes: pikku reports a wireAddon package that does not r
   assert.deepEqual(await run('pku339-name', { ...dev, 'probe.ts': secret + remote(", auth: { secretId: 'notifyServiceToken' }") }), [])
   assert.deepEqual(await run('pku339-key', { ...dev, 'probe.ts': secret + remote(", auth: { secretId: 'NOTIFY_SERVICE_TOKEN' }") }), ['PKU339 critical'])
   assert.deepEqual(await run('pku339-credential', { ...dev, 'probe.ts': secret + remote(", auth: { credentialId: 'noSuchCredential' }") }), ['PKU339 critical'])
+})
+
+test('pku921-spread-not-checked: in an addon, a defineHTTPRoutes route map spread in from a variable is not checked for middleware:', async () => {
+  const head = [
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    "import { defineHTTPRoutes } from '#pikku/http'",
+    'const probe = pikkuSessionlessFunc<void, void>({ func: async () => {} })',
+  ].join('\n')
+  const inline = `${head}\nexport const c = defineHTTPRoutes({ routes: { p: { method: 'post', route: '/p', func: probe, middleware: [] } } })\n`
+  const spread = `${head}\nconst more = { p: { method: 'post', route: '/p', func: probe, middleware: [] } } as const\nexport const c = defineHTTPRoutes({ routes: { ...more } } as never)\n`
+  const pku921 = async (name: string, text: string) =>
+    codes((await inspectFiles(name, { 'probe.ts': text }, { isAddon: true })).reported).filter((c) => c.startsWith('PKU921'))
+  assert.deepEqual(await pku921('pku921-inline', inline), ['PKU921 critical'])
+  assert.deepEqual(await pku921('pku921-spread', spread), [])
 })
 
 test('addon-overrides-tags-cli-codes: a secretOverrides target for a key the addon declares brings the declaration along under the new key; any other target must be one of the app\'s declared secrets, or PKU124; a wireAddon tag no middleware call names is PKU575, unless an empty addTagMiddleware list or a non-empty addChannelMiddleware list names it', async () => {
@@ -640,4 +710,39 @@ test('addon-wire-services-per-call: an addon\'s createWireServices runs on every
     { hasChat: true, hasTodoStore: false, getCredential: 'function', userId: 'alice' },
     { hasChat: true, hasTodoStore: false, getCredential: 'function', userId: 'alice' },
   ])
+})
+
+test('addon-wire-services-after-checks: an addon\'s createWireServices does not run for a call refused for want of a session, by input validation or by a permission, and what it returns replaces the singleton service of that name for the call', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const PACKAGE = '@todo-app/notify-addon'
+  const original = pikkuState(PACKAGE, 'package', 'factories')
+  const functions = pikkuState(PACKAGE, 'function', 'functions')
+  const postToChat = functions.get('postToChat')!
+  const posted: string[] = []
+  let runs = 0
+  pikkuState(PACKAGE, 'package', 'factories', {
+    ...original,
+    createWireServices: async () => {
+      runs++
+      return { chat: { post: async (text: string) => void posted.push(text) } }
+    },
+  } as never)
+  hook.received.length = 0
+  try {
+    await assert.rejects(rpcAs().invoke('chat:postToChat', { text: 'No session' }))
+    await assert.rejects(alice().invoke('chat:postToChat', { text: 42 } as never))
+    functions.set('postToChat', { ...postToChat, permissions: { never: async () => false } } as never)
+    try {
+      await assert.rejects(alice().invoke('chat:postToChat', { text: 'Denied' }))
+    } finally {
+      functions.set('postToChat', postToChat)
+    }
+    assert.equal(runs, 0)
+    assert.deepEqual(await alice().invoke('chat:postToChat', { text: 'Through the wire chat' }), { posted: true })
+  } finally {
+    pikkuState(PACKAGE, 'package', 'factories', original)
+  }
+  assert.equal(runs, 1)
+  assert.deepEqual(posted, ['Through the wire chat'])
+  assert.deepEqual(hook.received, [])
 })
