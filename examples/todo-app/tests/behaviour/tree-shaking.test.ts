@@ -38,6 +38,23 @@ test('force-required-services: a service forceRequiredServices lists is marked t
   assert.match(manifest(['mailer']), /'mailer': true/)
 })
 
+test('disabled-graph-skipped: the inspector registers no workflow graph written with disabled: true, and registers the same graph without it', async () => {
+  const steps = [
+    "import { pikkuSessionlessFunc } from '@pikku/core'",
+    'export const assess = pikkuSessionlessFunc({ func: async () => ({ ok: true }) })',
+    'export const notify = pikkuSessionlessFunc({ func: async () => ({ sent: true }) })',
+  ].join('\n')
+  const graph = (extra: string) =>
+    [
+      "import { pikkuWorkflowGraph } from '@pikku/core/workflow'",
+      `export const myGraph = pikkuWorkflowGraph({ name: 'my-graph',${extra} nodes: { assess: 'assess', notify: 'notify' }, config: { assess: { next: 'notify' }, notify: {} } })`,
+    ].join('\n')
+  const graphs = async (name: string, extra: string) =>
+    Object.keys((await inspectFiles(name, { 'my.steps.ts': steps, 'my.graph.ts': graph(extra) })).state.workflows.graphMeta)
+  assert.deepEqual(await graphs('ts-graph-on', ''), ['my-graph'])
+  assert.deepEqual(await graphs('ts-graph-off', ' disabled: true,'), [])
+})
+
 test('config-filters-key-ignored: a filters key in pikku.config.json changes nothing; namedFilters picked with --filter do', async () => {
   const { parseCLIFilters } = await cliModule('utils', 'parse-cli-filters.js')
   const clean = (filters: Record<string, unknown>) => Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined))
@@ -93,4 +110,16 @@ test('filter-tags-match-wiring: --tags reports keeps a function tagged reports i
   assert.deepEqual(routesOf(tagged), [])
   assert.deepEqual(Object.keys(tagged.queueWorkers.meta), [])
   assert.deepEqual(Object.keys(tagged.scheduledTasks.meta), [])
+})
+
+test('deploy-target-service-wins: a function using a serverlessIncompatible service gets the server target, unless it says deploy: serverless, which throws IncompatibleDeployTargetError; otherwise its own deploy value decides', async () => {
+  const { resolveDeployTarget } = await import('@pikku/inspector')
+  const incompatible = new Set(['fileStore'])
+  const meta = (services: string[], deploy?: 'serverless' | 'server' | 'auto') => ({ services: { optimized: true, services }, deploy }) as never
+  assert.equal(resolveDeployTarget(meta(['fileStore']), incompatible, 'exportTodos'), 'server')
+  assert.equal(resolveDeployTarget(meta(['fileStore'], 'auto'), incompatible, 'exportTodos'), 'server')
+  assert.throws(() => resolveDeployTarget(meta(['fileStore'], 'serverless'), incompatible, 'exportTodos'), { name: 'IncompatibleDeployTargetError' })
+  assert.equal(resolveDeployTarget(meta(['todoStore'], 'server'), incompatible, 'listTodos'), 'server')
+  assert.equal(resolveDeployTarget(meta(['todoStore'], 'serverless'), incompatible, 'listTodos'), 'serverless')
+  assert.equal(resolveDeployTarget(meta(['todoStore'], 'auto'), incompatible, 'listTodos'), 'serverless')
 })
