@@ -647,7 +647,7 @@ test('remote-errors-status: a remote addon whose token resolves empty throws Rem
   }
 })
 
-test('new-addon-package-json: pikku new addon Acme.com writes addon-acme, a package named @pikku/addon-acme whose prepublishOnly runs yarn and whose peers are @pikku/core at any version and zod 4', { timeout: 120_000 }, async () => {
+test('new-addon-package-json: pikku new addon Acme.com writes addon-acme, a package named @pikku/addon-acme whose prepublishOnly runs yarn and whose peers are @pikku/core at any version and zod 4, with a pikku.config.json holding addon: true and the display name, description, categories and icon under a separate node key', { timeout: 120_000 }, async () => {
   const { execFile } = await import('node:child_process')
   const { readFile, rm } = await import('node:fs/promises')
   const { join } = await import('node:path')
@@ -669,6 +669,9 @@ test('new-addon-package-json: pikku new addon Acme.com writes addon-acme, a pack
     assert.equal(pkg.scripts.prebuild, 'pikku all')
     assert.equal(pkg.scripts.build, 'tsc && cp -r .pikku types dist/')
     assert.deepEqual(pkg.peerDependencies, { '@pikku/core': '*', zod: '^4' })
+    const config = JSON.parse(await readFile(join(dir, 'addon-acme', 'pikku.config.json'), 'utf-8'))
+    assert.equal(config.addon, true)
+    assert.deepEqual(Object.keys(config.node).sort(), ['categories', 'description', 'displayName', 'icon'])
     // The test harness installs the addon under that name too.
     const testPkg = JSON.parse(await readFile(join(dir, 'addon-acme', 'test', 'package.json'), 'utf-8'))
     assert.equal(testPkg.dependencies['@pikku/addon-acme'], 'file:..')
