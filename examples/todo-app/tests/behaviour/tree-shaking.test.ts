@@ -68,11 +68,15 @@ const sliceFiles = {
   'functions.ts': [
     "import { pikkuSessionlessFunc } from '@pikku/core'",
     "export const report = pikkuSessionlessFunc<void, string>({ tags: ['reports'], func: async () => 'r' })",
-    "export const work = pikkuSessionlessFunc<void, void>({ func: async () => {} })",
+    "export const work = pikkuSessionlessFunc<void, void>({ func: async ({ jobStore }: any) => { jobStore.run() } })",
+    "export const talk = pikkuSessionlessFunc<unknown, void>({ func: async ({ chatStore }: any) => { chatStore.save() } })",
     "export const hook = pikkuSessionlessFunc<unknown, void>({ func: async () => {} })",
   ].join('\n'),
   'routes.http.ts': "import { wireHTTP } from '@pikku/core'\nimport { report } from './functions.js'\nwireHTTP({ method: 'get', route: '/report', auth: false, func: report })\n",
   'jobs.queue.ts': "import { wireQueueWorker, wireScheduler } from '@pikku/core'\nimport { work } from './functions.js'\nwireQueueWorker({ name: 'jobs', func: work })\nwireScheduler({ name: 'nightly', schedule: '0 1 * * *', func: work })\n",
+}
+const channelFile = {
+  'talk.channel.ts': "import { wireChannel } from '@pikku/core'\nimport { talk } from './functions.js'\nwireChannel({ name: 'talk', route: '/talk', onMessageWiring: { action: { talk } } })\n",
 }
 const gatewayFile = {
   'hook.gateway.ts': "import { wireGateway } from '@pikku/core'\nimport { hook } from './functions.js'\nconst adapter = { name: 'probe', parse: () => null, send: async () => {} } as any\nwireGateway({ name: 'probe-hook', type: 'webhook', route: '/webhooks/probe', adapter, func: hook })\n",
@@ -92,9 +96,16 @@ test('filter-directories-http-only: --directories drops only HTTP routes, matche
   assert.deepEqual(Object.keys(excluded.queueWorkers.meta), ['jobs'])
 })
 
-test('filter-workers-keeps-gateway: --wires queue,scheduler drops the HTTP route but keeps the webhook gateway and its file', async () => {
-  const workers = await applyFilter((await inspectFiles('ts-gateway', { ...sliceFiles, ...gatewayFile })).state, { wires: ['queue', 'scheduler'] })
+test('filter-workers-keeps-gateway: --wires queue,scheduler keeps the queue worker and scheduled task, drops the HTTP route, the channel and the channel function\'s service from the manifest, but keeps the webhook gateway and its file', async () => {
+  const { state } = await inspectFiles('ts-gateway', { ...sliceFiles, ...channelFile, ...gatewayFile })
+  assert.deepEqual(Object.keys(state.channels.meta), ['talk'])
+  assert.ok(state.serviceAggregation.requiredServices.has('chatStore'))
+  const workers = await applyFilter(state, { wires: ['queue', 'scheduler'] })
   assert.deepEqual(routesOf(workers), [])
+  assert.deepEqual(Object.keys(workers.channels.meta), [])
+  // The manifest counts the services of the functions that survive: the workers' jobStore, not the channel's chatStore.
+  assert.ok(workers.serviceAggregation.requiredServices.has('jobStore'))
+  assert.ok(!workers.serviceAggregation.requiredServices.has('chatStore'))
   assert.deepEqual(Object.keys(workers.queueWorkers.meta), ['jobs'])
   assert.deepEqual(Object.keys(workers.scheduledTasks.meta), ['nightly'])
   assert.deepEqual(Object.keys(workers.gateways.meta), ['probe-hook'])
