@@ -123,6 +123,22 @@ test('filter-tags-match-wiring: --tags reports keeps a function tagged reports i
   assert.deepEqual(Object.keys(tagged.scheduledTasks.meta), [])
 })
 
+test('filter-keeps-matching-function: --tags, --names and --directories keep a function no kept wiring reaches when it matches them itself, and drop one that does not', async () => {
+  const helpers = [
+    "import { pikkuSessionlessFunc } from '@pikku/core'",
+    "export const summarise = pikkuSessionlessFunc<void, string>({ tags: ['reports'], func: async () => 's' })",
+    "export const untagged = pikkuSessionlessFunc<void, string>({ func: async () => 'u' })",
+  ].join('\n')
+  const kept = async (name: string, args: Record<string, unknown>) => {
+    const { state } = await inspectFiles(name, { ...sliceFiles, 'helpers.ts': helpers })
+    const functions = Object.keys((await applyFilter(state, args)).functions.meta)
+    return ['summarise', 'untagged'].filter((id) => functions.includes(id))
+  }
+  assert.deepEqual(await kept('ts-keep-tags', { tags: ['reports'] }), ['summarise'])
+  assert.deepEqual(await kept('ts-keep-names', { names: ['summarise'] }), ['summarise'])
+  assert.deepEqual(await kept('ts-keep-dirs', { directories: ['helpers.ts'] }), ['summarise', 'untagged'])
+})
+
 test('deploy-target-service-wins: a function using a serverlessIncompatible service gets the server target, unless it says deploy: serverless, which throws IncompatibleDeployTargetError; otherwise its own deploy value decides', async () => {
   const { resolveDeployTarget } = await import('@pikku/inspector')
   const incompatible = new Set(['fileStore'])
