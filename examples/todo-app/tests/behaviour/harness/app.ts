@@ -65,6 +65,10 @@ export const startExpressApp = async (extra?: Extra): Promise<RunningApp> => {
   const server = new PikkuExpressServer({ ...config, hostname: '127.0.0.1' }, services.logger)
   await server.init()
   await server.start()
+  // Node's default keepAliveTimeout (5 s) lets the server close an idle keep-alive socket at the moment fetch reuses it
+  // after a long test, and that request fails with ECONNRESET. With 0 the server never times an idle socket out, so
+  // only fetch closes its idle sockets (after its own 4 s), and stop() closes the ones still open.
+  server.getHttpServer().keepAliveTimeout = 0
   return {
     url: `http://127.0.0.1:${port}`,
     services,
