@@ -1669,23 +1669,24 @@ test('inspector-group-param-mismatch: codegen reports a route inside a group who
 
 test('inspector-auth-false-unexported-func: codegen reports an exported pikkuFunc behind auth: false as PKU573, and one kept unexported with an override too; an inline or unexported pikkuFunc without one is not reported and is recorded as sessionless', async () => {
   const func = 'pikkuFunc<{ itemId: string }, void>'
-  const wire = (path: string, f: string) => `wireHTTP({ method: 'get', route: '/${path}/:itemId', func: ${f}, auth: false })\n`
-  const { reported, state } = await inspectFiles('pku573-cases', {
-    'probe.ts': [
-      "import { pikkuFunc } from '#pikku/function'",
-      "import { wireHTTP } from '#pikku/http'",
-      `export const exportedItem = ${func}({ func: async () => {} })`,
-      `const overriddenItem = ${func}({ override: 'overriddenItem', func: async () => {} })`,
-      `const plainItem = ${func}({ func: async () => {} })`,
-      wire('exported', 'exportedItem') + wire('overridden', 'overriddenItem') + wire('plain', 'plainItem') +
-        wire('inline', `${func}({ func: async () => {} })`),
-    ].join('\n'),
-  })
-  // One PKU573 for each of the first two routes, none for the last two.
-  assert.equal(codes(reported).filter((code) => code === 'PKU573 critical').length, 2, JSON.stringify(codes(reported)))
-  const meta = (state as any).http.meta.get
-  for (const path of ['/plain/:itemId', '/inline/:itemId']) {
-    assert.equal((state as any).functions.meta[meta[path].pikkuFuncId].sessionless, true, path)
+  const wire = (f: string) => `wireHTTP({ method: 'get', route: '/items/:itemId', func: ${f}, auth: false })\n`
+  const header = "import { pikkuFunc } from '#pikku/function'\nimport { wireHTTP } from '#pikku/http'\n"
+  // Each case inspected on its own, so that each code belongs to its case.
+  const inspectCase = (name: string, declaration: string, f: string) =>
+    inspectFiles(`pku573-${name}`, { 'probe.ts': `${header}${declaration}\n${wire(f)}` })
+  const cases = {
+    exported: await inspectCase('exported', `export const item = ${func}({ func: async () => {} })`, 'item'),
+    overridden: await inspectCase('overridden', `const item = ${func}({ override: 'item', func: async () => {} })`, 'item'),
+    plain: await inspectCase('plain', `const item = ${func}({ func: async () => {} })`, 'item'),
+    inline: await inspectCase('inline', '', `${func}({ func: async () => {} })`),
+  }
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(cases).map(([name, { reported }]) => [name, codes(reported)])),
+    { exported: ['PKU573 critical'], overridden: ['PKU573 critical'], plain: [], inline: [] },
+  )
+  for (const name of ['plain', 'inline'] as const) {
+    const state = cases[name].state as any
+    assert.equal(state.functions.meta[state.http.meta.get['/items/:itemId'].pikkuFuncId].sessionless, true, name)
   }
 })
 
