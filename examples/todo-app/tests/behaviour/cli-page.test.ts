@@ -1,0 +1,77 @@
+// Sentences of docs/cli.mdx that were only read from the source, run here in-process: the CLI's config loader
+// (createConfig of @pikku/cli 0.12.113), the check behind `pikku validate`'s pikku-barrel-import finding, and the
+// inspector's walk of the program (@pikku/inspector 0.12.63). No `pikku all` run: each calls the code that decides.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { runTempDir } from './harness/temp.js'
+import { APP_DIR } from './harness/node-process.js'
+
+const CLI_DIST = join(APP_DIR, 'node_modules', '@pikku', 'cli', 'dist')
+
+/** The config createConfig of the CLI builds for `pikku all` from a pikku.config.json holding `config`, beside `files`. */
+const loadConfig = async (config: Record<string, unknown>, files: Record<string, string> = {}) => {
+  const { createConfig } = await import(join(CLI_DIST, 'src', 'services.js'))
+  const dir = runTempDir('cli-page-config')
+  try {
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
+    writeFileSync(join(dir, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku', ...config }))
+    return { dir, result: await createConfig({}, { configFile: join(dir, 'pikku.config.json') }, ['all']) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+test('ignore-files-default-replaced: ignoreFiles defaults to the test, spec, node_modules and dist globs; a list in the config replaces it; the inspector still reads a file outside the list it is given when a given file imports it', async () => {
+  const defaults = await loadConfig({})
+  assert.deepEqual(defaults.result.ignoreFiles, ['**/*.test.ts', '**/*.spec.ts', '**/node_modules/**', '**/dist/**'])
+  const own = await loadConfig({ ignoreFiles: ['**/*.draft.ts'] })
+  assert.deepEqual(own.result.ignoreFiles, ['**/*.draft.ts'])
+  // The inspector is handed only wiring.ts (as if helper.test.ts had been ignored), yet records the function it imports.
+  const { inspect } = await import('@pikku/inspector')
+  const dir = join(APP_DIR, '.behaviour', `cli-page-ignored-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  try {
+    writeFileSync(join(dir, 'helper.test.ts'), "import { pikkuSessionlessFunc } from '@pikku/core'\nexport const ignoredHello = pikkuSessionlessFunc<void, string>({ func: async () => 'hi' })\n")
+    writeFileSync(join(dir, 'wiring.ts'), "import { wireHTTP } from '@pikku/core'\nimport { ignoredHello } from './helper.test.js'\nwireHTTP({ method: 'get', route: '/hello', auth: false, func: ignoredHello })\n")
+    const quiet = { info() {}, debug() {}, warn() {}, error() {}, diagnostic() {}, critical() {}, hasCriticalErrors: () => false }
+    const state = (await inspect(quiet as never, [join(dir, 'wiring.ts')], { rootDir: dir } as never)) as any
+    assert.ok(state.functions.meta.ignoredHello, Object.keys(state.functions.meta).join(','))
+    assert.equal(state.functions.meta[state.http.meta.get['/hello'].pikkuFuncId], state.functions.meta.ignoredHello)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('addon-out-dir: with addon set, the config loader roots outDir, and every generated path derived from it, in <outDir>/addon', async () => {
+  // An addon config needs the package's package.json, for its name.
+  const { dir, result } = await loadConfig({ addon: true }, { 'package.json': JSON.stringify({ name: '@todo/probe-addon' }) })
+  assert.equal(result.addonName, '@todo/probe-addon')
+  const root = join(dir, '.pikku', 'addon')
+  assert.equal(result.outDir, root)
+  for (const path of [result.bootstrapFile, result.functionsFile, result.servicesFile, result.schemaDirectory]) {
+    assert.ok(path.startsWith(root + '/'), path)
+  }
+  const app = await loadConfig({})
+  assert.equal(app.result.outDir, join(app.dir, '.pikku'))
+  assert.ok(!app.result.bootstrapFile.includes('/addon/'), app.result.bootstrapFile)
+})
+
+test('barrel-import-specifiers: the pikku-barrel-import check of pikku validate flags an import of #pikku and of #pikku/pikku-types.gen.js, but not of a leaf such as #pikku/function', async () => {
+  const { runPikkuBarrelChecks } = await import(join(CLI_DIST, 'src', 'functions', 'validate', 'pikku-barrel-checks.js'))
+  const dir = runTempDir('cli-page-barrel')
+  try {
+    mkdirSync(join(dir, 'src'))
+    writeFileSync(join(dir, 'src', 'hub.ts'), "import type { CoreConfig } from '#pikku'\nexport type A = CoreConfig\n")
+    writeFileSync(join(dir, 'src', 'deep.ts'), "import { pikkuFunc } from '#pikku/pikku-types.gen.js'\nexport const f = pikkuFunc\n")
+    writeFileSync(join(dir, 'src', 'leaf.ts'), "import { pikkuFunc } from '#pikku/function'\nexport const f = pikkuFunc\n")
+    const findings: Array<{ id: string; severity: string; message: string }> = await runPikkuBarrelChecks(dir)
+    assert.deepEqual(
+      findings.map(({ id, severity, message }) => `${id} ${severity} ${message.split(' — ')[0]}`).sort(),
+      ["pikku-barrel-import error src/deep.ts imports '#pikku/pikku-types.gen.js'", "pikku-barrel-import error src/hub.ts imports '#pikku'"],
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
