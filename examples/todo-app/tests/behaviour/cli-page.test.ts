@@ -23,6 +23,39 @@ const loadConfig = async (config: Record<string, unknown>, files: Record<string,
   }
 }
 
+test('config-relative-paths: a relative outDir and clientFiles path resolve against the config file\'s folder; tsconfig and top-level fields ending in File, Directory or Dir, emailTemplatesDir, authFile and authTypesFile among them, against rootDir', async () => {
+  const { dir, result } = await loadConfig({
+    rootDir: './sub',
+    outDir: './out',
+    functionsFile: './gen/functions.gen.ts',
+    schemaDirectory: './gen/schemas',
+    emailTemplatesDir: './emails',
+    authFile: './auth.ts',
+    authTypesFile: './auth-types.ts',
+    clientFiles: { fetchFile: './client/fetch.gen.ts' },
+  })
+  const root = join(dir, 'sub')
+  assert.equal(result.rootDir, root)
+  assert.equal(result.outDir, join(dir, 'out'))
+  assert.equal(result.clientFiles.fetchFile, join(dir, 'client', 'fetch.gen.ts'))
+  assert.deepEqual(
+    [result.tsconfig, result.functionsFile, result.schemaDirectory, result.emailTemplatesDir, result.authFile, result.authTypesFile],
+    [join(root, 'tsconfig.json'), join(root, 'gen', 'functions.gen.ts'), join(root, 'gen', 'schemas'), join(root, 'emails'), join(root, 'auth.ts'), join(root, 'auth-types.ts')],
+  )
+  // srcDirectories stays as written; the CLI joins each to rootDir when it gathers files (services.ts).
+  assert.deepEqual(result.srcDirectories, ['./src'])
+})
+
+test('scaffold-function-dir: pikku new writes under functions/ of the first source directory below rootDir; a scaffold.functionDir replaces only that directory, and, left relative by the loader, is taken from the working directory', async () => {
+  const { scaffoldFilePath } = await import(join(CLI_DIST, 'src', 'utils', 'file-writer.js'))
+  const plain = await loadConfig({ rootDir: './sub' })
+  assert.equal(scaffoldFilePath(plain.result, 'functions', 'sendReport', '.functions.ts', plain.result.scaffold?.functionDir), join(plain.dir, 'sub', 'src', 'functions', 'send-report.functions.ts'))
+  const own = await loadConfig({ rootDir: './sub', scaffold: { functionDir: 'src/api' } })
+  assert.equal(own.result.scaffold.functionDir, 'src/api')
+  const path = scaffoldFilePath(own.result, 'functions', 'sendReport', '.functions.ts', own.result.scaffold.functionDir)
+  assert.equal(path, join('src', 'api', 'functions', 'send-report.functions.ts'))
+})
+
 test('ignore-files-default-replaced: ignoreFiles defaults to the test, spec, node_modules and dist globs; a list in the config replaces it; the inspector still reads a file outside the list it is given when a given file imports it', async () => {
   const defaults = await loadConfig({})
   assert.deepEqual(defaults.result.ignoreFiles, ['**/*.test.ts', '**/*.spec.ts', '**/node_modules/**', '**/dist/**'])
