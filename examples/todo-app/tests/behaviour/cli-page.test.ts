@@ -3,21 +3,24 @@
 // inspector's walk of the program (@pikku/inspector 0.12.63). No `pikku all` run: each calls the code that decides.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runTempDir } from './harness/temp.js'
 import { APP_DIR } from './harness/node-process.js'
 
 const CLI_DIST = join(APP_DIR, 'node_modules', '@pikku', 'cli', 'dist')
 
-/** The config createConfig of the CLI builds for `pikku all` from a pikku.config.json holding `config`, beside `files`. */
+/**
+ * The config createConfig of the CLI builds for `pikku all` from a pikku.config.json holding `config`, beside `files`.
+ * Silent: the logo it prints on stdout otherwise can garble the test runner's own stream from this file's process.
+ */
 const loadConfig = async (config: Record<string, unknown>, files: Record<string, string> = {}) => {
   const { createConfig } = await import(join(CLI_DIST, 'src', 'services.js'))
   const dir = runTempDir('cli-page-config')
   try {
     for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
     writeFileSync(join(dir, 'pikku.config.json'), JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku', ...config }))
-    return { dir, result: await createConfig({}, { configFile: join(dir, 'pikku.config.json') }, ['all']) }
+    return { dir, result: await createConfig({}, { configFile: join(dir, 'pikku.config.json'), silent: true }, ['all']) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -106,5 +109,65 @@ test('barrel-import-specifiers: the pikku-barrel-import check of pikku validate 
     )
   } finally {
     rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('db-config-fallback-warns: when config.ts fails to load or exports no createConfig, a project with a db/sqlite or db/postgres folder gets that folder\'s default with only a warning; without such a folder it is an error', async () => {
+  const { loadUserConfigForDb } = await import(join(CLI_DIST, 'src', 'functions', 'commands', 'db-shared.js'))
+  // A project of its own per case: the module of a config.ts, once imported, stays cached under its path.
+  const load = async (configText: string, dbFolder?: string) => {
+    const dir = runTempDir('cli-page-db')
+    try {
+      mkdirSync(join(dir, 'src'))
+      if (dbFolder) mkdirSync(join(dir, 'db', dbFolder), { recursive: true })
+      writeFileSync(join(dir, 'src', 'config.ts'), configText)
+      const logged: string[] = []
+      const logger = { warn: (message: string) => logged.push(`warn ${message}`), error: (message: string) => logged.push(`error ${message}`) }
+      const result = await loadUserConfigForDb({ config: { rootDir: dir, srcDirectories: ['src'] }, logger }).catch((error: Error) => `threw ${error.message}`)
+      return { result, logged }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+  const noExport = await load('export const other = 1\n', 'sqlite')
+  assert.deepEqual(noExport.result, { sqliteDb: '.pikku-runtime/dev.db' })
+  assert.equal(noExport.logged.length, 1)
+  assert.match(noExport.logged[0], /^warn Falling back to default local db config because '.*config\.ts' does not export createConfig$/)
+  const broken = await load("throw new Error('config broke')\n", 'postgres')
+  assert.deepEqual(broken.result, {})
+  assert.equal(broken.logged.length, 1)
+  assert.match(broken.logged[0], /^warn Falling back to default local db config because '.*config\.ts' could not be loaded: config broke$/)
+  // With neither folder, no default to fall back on.
+  const bare = await load('export const other = 1\n')
+  assert.equal(bare.result, null)
+  assert.match(bare.logged.join('\n'), /^error Expected 'createConfig' in '.*config\.ts' to be a function$/)
+})
+
+test('db-reset-runtime-dir: with runtimeDir moved, pikku db reset refuses a sqliteDb outside it and deletes one inside it; the PGlite folder moves with runtimeDir; a sqliteDb set beside a db/postgres folder makes the project SQLite', async () => {
+  const { resolveDb, reset } = await import(join(CLI_DIST, 'src', 'functions', 'db', 'local-db.js'))
+  const root = runTempDir('cli-page-reset')
+  const outDir = join(root, '.pikku')
+  try {
+    mkdirSync(join(root, 'db', 'postgres'), { recursive: true })
+    // A sqliteDb outside the moved runtimeDir is refused, and the file stays.
+    mkdirSync(join(root, 'data'))
+    writeFileSync(join(root, 'data', 'dev.db'), '')
+    const outside = resolveDb({ sqliteDb: 'data/dev.db' }, root, outDir, 'runtime')
+    assert.equal(outside.dialect, 'sqlite')
+    await assert.rejects(reset(outside, root), /pikku db reset refused: resolved DB file \(.*data\/dev\.db\) is outside the runtime directory/)
+    assert.ok(existsSync(join(root, 'data', 'dev.db')))
+    // Inside it, the file is deleted.
+    mkdirSync(join(root, 'runtime'))
+    writeFileSync(join(root, 'runtime', 'dev.db'), '')
+    await reset(resolveDb({ sqliteDb: 'runtime/dev.db' }, root, outDir, 'runtime'), root)
+    assert.ok(!existsSync(join(root, 'runtime', 'dev.db')))
+    // With no sqliteDb, the db/postgres folder gives PGlite, whose folder is inside runtimeDir, and reset clears it.
+    const pglite = resolveDb({}, root, outDir, 'runtime')
+    assert.deepEqual([pglite.dialect, pglite.mode, pglite.pgliteDir], ['postgres', 'pglite', join(root, 'runtime', 'dev-postgres')])
+    mkdirSync(pglite.pgliteDir)
+    await reset(pglite, root)
+    assert.ok(!existsSync(pglite.pgliteDir))
+  } finally {
+    rmSync(root, { recursive: true, force: true })
   }
 })
