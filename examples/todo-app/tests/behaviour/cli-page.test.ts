@@ -3,7 +3,7 @@
 // inspector's walk of the program (@pikku/inspector 0.12.63). No `pikku all` run: each calls the code that decides.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runTempDir } from './harness/temp.js'
 import { APP_DIR } from './harness/node-process.js'
@@ -57,6 +57,41 @@ test('scaffold-function-dir: pikku new writes under functions/ of the first sour
   assert.equal(own.result.scaffold.functionDir, 'src/api')
   const path = scaffoldFilePath(own.result, 'functions', 'sendReport', '.functions.ts', own.result.scaffold.functionDir)
   assert.equal(path, join('src', 'api', 'functions', 'send-report.functions.ts'))
+})
+
+test('enable-replaces-inherited-scaffold: pikku enable writes only the found pikku.config.json: it sets the surface to true over a { path }, sets scaffold.pikkuDir to pikku when unset, and under extends its scaffold block replaces the inherited one whole', async () => {
+  const { enableRpc } = await import(join(CLI_DIST, 'src', 'functions', 'commands', 'enable.js'))
+  const { createConfig } = await import(join(CLI_DIST, 'src', 'services.js'))
+  const base = runTempDir('cli-page-enable-base')
+  const dir = runTempDir('cli-page-enable')
+  try {
+    const baseConfig = JSON.stringify({ tsconfig: './tsconfig.json', srcDirectories: ['./src'], outDir: './.pikku', scaffold: { events: true } })
+    writeFileSync(join(base, 'pikku.config.json'), baseConfig)
+    writeFileSync(join(dir, 'pikku.config.json'), JSON.stringify({ extends: join(base, 'pikku.config.json'), scaffold: { rpc: { path: 'src/rpc.ts' } } }))
+    const load = () => createConfig({}, { configFile: join(dir, 'pikku.config.json'), silent: true }, ['all'])
+    assert.deepEqual((await load()).scaffold, { rpc: { path: 'src/rpc.ts' } })
+    // Without a block of its own, the child inherits the extended config's scaffold.
+    writeFileSync(join(dir, 'pikku.config.json'), JSON.stringify({ extends: join(base, 'pikku.config.json') }))
+    const inherited = await load()
+    assert.deepEqual(inherited.scaffold, { events: true })
+    // With pikkuDir unset, a surface's file goes to <first srcDirectory>/scaffold under rootDir.
+    assert.ok(inherited.eventsChannelFile.startsWith(join(inherited.rootDir, 'src', 'scaffold') + '/'), inherited.eventsChannelFile)
+    await enableRpc.func({ logger: { info() {} }, config: { configDir: dir } } as never, undefined as never, {} as never)
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'pikku.config.json'), 'utf8')).scaffold, { pikkuDir: 'pikku', rpc: true })
+    assert.equal(readFileSync(join(base, 'pikku.config.json'), 'utf8'), baseConfig)
+    // The block it wrote replaces the inherited one whole: events, on in the extended config, is now off.
+    const enabled = await load()
+    assert.deepEqual(enabled.scaffold, { pikkuDir: 'pikku', rpc: true })
+    // pikkuDir: 'pikku' moves the surface's file to a pikku folder under rootDir.
+    assert.ok(enabled.publicRpcFile.startsWith(join(enabled.rootDir, 'pikku') + '/'), enabled.publicRpcFile)
+    // Over a { path } already there, the surface becomes true.
+    writeFileSync(join(dir, 'pikku.config.json'), JSON.stringify({ extends: join(base, 'pikku.config.json'), scaffold: { rpc: { path: 'src/rpc.ts' } } }))
+    await enableRpc.func({ logger: { info() {} }, config: { configDir: dir } } as never, undefined as never, {} as never)
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'pikku.config.json'), 'utf8')).scaffold, { rpc: true, pikkuDir: 'pikku' })
+  } finally {
+    rmSync(base, { recursive: true, force: true })
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('ignore-files-default-replaced: ignoreFiles defaults to the test, spec, node_modules and dist globs; a list in the config replaces it; the inspector still reads a file outside the list it is given when a given file imports it', async () => {
