@@ -853,12 +853,12 @@ test('fetch-client-raw-and-500: the fetch client has no put method, its raw fetc
   assert.ok(missing instanceof Response)
   assert.equal(missing.status, 404)
   // A PUT route and a route that throws an error registered with no status, for this test only.
-  await withProbeRoute('probePut', '/probe/put', { auth: false, func: async () => ({ put: true }) }, { method: 'put' }, async () => {
+  await withProbeRoute('probePut', '/probe/put', { func: async () => ({ put: true }) }, { method: 'put' }, async () => {
     const put = await fetchClient.fetch('/probe/put' as never, 'PUT', {} as never)
     assert.equal(put.status, 200)
     assert.deepEqual(await put.json(), { put: true })
   })
-  await withProbeRoute('probeUnregistered', '/probe/unregistered', { auth: false, func: async () => { throw new Error('disk on fire') } }, {}, async () => {
+  await withProbeRoute('probeUnregistered', '/probe/unregistered', { func: async () => { throw new Error('disk on fire') } }, {}, async () => {
     // Outside production the Express server has exposeErrors on: message and stack are added.
     assert.notEqual(process.env.NODE_ENV, 'production')
     const raw = await fetch(`${app.url}/probe/unregistered`)
