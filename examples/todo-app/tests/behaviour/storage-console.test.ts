@@ -159,8 +159,10 @@ test('content-handler-needs-config-and-signing-jwt: createLocalContentRequestHan
 test('node-http-server-content: @pikku/node-http-server refuses an upload over 1mb with 413 when sizeLimit is unset, and serves a file uploaded as image/png as application/octet-stream', async () => {
   const { jwt, config, content, logger, cleanup } = await contentSetup()
   const server = new PikkuNodeHTTPServer({ port: 0, hostname: '127.0.0.1', content: config, shutdownGracePeriodMs: 100 } as never, logger, { contentSigningJWT: jwt })
-  await server.start()
+  let started = false
   try {
+    await server.start()
+    started = true
     const origin = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`
     const upload = async (bytes: number, type = 'application/octet-stream') => {
       const { uploadUrl } = await content.getUploadURL({ bucket: 'attachments', fileKey: 't1/photo', contentType: type })
@@ -175,7 +177,7 @@ test('node-http-server-content: @pikku/node-http-server refuses an upload over 1
     assert.equal(read.headers.get('content-type'), 'application/octet-stream')
     assert.equal((await read.arrayBuffer()).byteLength, 1024 * 1024)
   } finally {
-    await server.stop()
+    if (started) await server.stop()
     await cleanup()
   }
 })
@@ -184,12 +186,13 @@ test('express-reaper-size-limit: the Express server\'s enableReaper() upload rou
   // The route is PUT /reaper/*, whatever uploadUrlPrefix says; the signature is checked with the singletons' jwt.
   const { jwt, config, content, logger, cleanup } = await contentSetup({ uploadUrlPrefix: '/reaper' })
   const previous = pikkuState(null, 'package', 'singletonServices')
-  pikkuState(null, 'package', 'singletonServices', { ...(previous ?? {}), jwt } as never)
-  const server = new PikkuExpressServer({ port: 0, hostname: '127.0.0.1', content: config } as never, logger)
-  server.enableReaper()
-  const listening = server.app.listen(0, '127.0.0.1')
-  await new Promise<void>((resolve) => listening.once('listening', () => resolve()))
+  let listening: ReturnType<PikkuExpressServer['app']['listen']> | undefined
   try {
+    pikkuState(null, 'package', 'singletonServices', { ...(previous ?? {}), jwt } as never)
+    const server = new PikkuExpressServer({ port: 0, hostname: '127.0.0.1', content: config } as never, logger)
+    server.enableReaper()
+    listening = server.app.listen(0, '127.0.0.1')
+    await new Promise<void>((resolve, reject) => listening!.once('listening', () => resolve()).once('error', reject))
     const origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`
     const upload = async (bytes: number) => {
       const { uploadUrl } = await content.getUploadURL({ bucket: 'attachments', fileKey: 't1/big', contentType: 'text/plain' })
@@ -200,7 +203,7 @@ test('express-reaper-size-limit: the Express server\'s enableReaper() upload rou
     assert.equal(await upload(1024 * 1024 + 1), 413)
     assert.equal(await upload(1024 * 1024), 200)
   } finally {
-    await new Promise<void>((resolve) => listening.close(() => resolve()))
+    if (listening?.listening) await new Promise<void>((resolve) => listening!.close(() => resolve()))
     pikkuState(null, 'package', 'singletonServices', previous as never)
     await cleanup()
   }
