@@ -156,14 +156,21 @@ test('runners-use-registered-wire-factory: the queue, scheduler and MCP runners 
   const { runQueueJob } = await import('@pikku/core/queue')
   const { runScheduledTask } = await import('@pikku/core/scheduler')
   const { runMCPTool } = await import('@pikku/core/mcp')
-  const seen = recordWireServices()
-  await runQueueJob({ job: { queueName: 'todo-cleanup', id: 'probe-cleanup-job', data: { ownerId: 'nobody' } } as never })
-  assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 1, closed: 1 })
-  await runScheduledTask({ name: 'workflow-recovery' })
-  assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 2, closed: 2 })
-  // listOpenTodos is sessionless, so it passes the checks; its own rpc.invoke('listTodos') then fails for want of a session.
-  await runMCPTool({ jsonrpc: '2.0', id: 1, params: {} } as never, {}, 'listOpenTodos').catch(() => undefined)
-  assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 3, closed: 3 })
+  const factories = pikkuState(null, 'package', 'factories') as { createWireServices?: unknown }
+  const registered = factories.createWireServices
+  try {
+    const seen = recordWireServices()
+    await runQueueJob({ job: { queueName: 'todo-cleanup', id: 'probe-cleanup-job', data: { ownerId: 'nobody' } } as never })
+    assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 1, closed: 1 })
+    await runScheduledTask({ name: 'workflow-recovery' })
+    assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 2, closed: 2 })
+    // listOpenTodos is sessionless, so it passes the checks; its own rpc.invoke('listTodos') then fails for want of a session.
+    await runMCPTool({ jsonrpc: '2.0', id: 1, params: {} } as never, {}, 'listOpenTodos').catch(() => undefined)
+    assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 3, closed: 3 })
+  } finally {
+    // The app's own factory back, for the tests after this one.
+    factories.createWireServices = registered
+  }
 })
 
 test('wire-services-not-built-for-rejected-calls: a call refused by the session check never creates wire services', async () => {
