@@ -477,7 +477,7 @@ test('queued-step-without-queue-service: a workflowQueued step with no queue ser
   )
 })
 
-test('queued-step-job-options: an inline run with a queue service sends a workflowQueued step to the step-worker queue with retries + 1 attempts (6 by default) and exponential backoff with no delay, and leaves the step scheduled; a step with an actor is called through it instead', async () => {
+test('queued-step-job-options: an inline run with a queue service sends a workflowQueued step to the step-worker queue with retries + 1 attempts (6 by default) and exponential backoff with no delay (none for retries: 0), and leaves the step scheduled; a step with an actor is called through it instead', async () => {
   const jobs: any[] = []
   let called = 0
   services.queueService = { add: async (queue: string, data: any, options: any) => { jobs.push({ queue, step: data.stepName, options }); return 'job' } }
@@ -489,11 +489,12 @@ test('queued-step-job-options: an inline run with a queue service sends a workfl
         return workflow.do('Charge', 'probeQueuedStep', {}, input.retries === undefined ? {} : { retries: input.retries })
       },
       async (name) => {
-        for (const [retries, attempts] of [[undefined, 6], [2, 3]] as const) {
+        // retries: 0 leaves no retry, and the job gets no backoff.
+        for (const [retries, attempts, backoff] of [[undefined, 6, 'exponential'], [2, 3, 'exponential'], [0, 1, undefined]] as const) {
           jobs.length = 0
           // Inline, as runToCompletion starts a run: with a queue service, startWorkflow would otherwise queue the body.
           const { runId } = await services.workflowService.startWorkflow(name, { retries }, { type: 'test' }, rpcFor(services), { inline: true })
-          assert.deepEqual(jobs.map((job) => [job.queue, job.step, job.options.attempts, job.options.backoff]), [['pikku-workflow-step-worker', 'Charge', attempts, 'exponential']])
+          assert.deepEqual(jobs.map((job) => [job.queue, job.step, job.options.attempts, job.options.backoff]), [['pikku-workflow-step-worker', 'Charge', attempts, backoff]])
           const history = await services.workflowService.getRunHistory(runId)
           assert.deepEqual(history.map((s: any) => [s.stepName, s.status]), [['Charge', 'scheduled']])
         }
