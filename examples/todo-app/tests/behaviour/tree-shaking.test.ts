@@ -55,6 +55,18 @@ test('disabled-graph-skipped: the inspector registers no workflow graph written 
   assert.deepEqual(await graphs('ts-graph-off', ' disabled: true,'), [])
 })
 
+test('disabled-route-skipped: the inspector registers no HTTP route written with disabled: true, though core\'s wireHTTP type does not declare the key, and registers the same route without it', async () => {
+  const files = (extra: string) => ({
+    'probe.ts': [
+      "import { pikkuSessionlessFunc, wireHTTP } from '@pikku/core'",
+      "export const ping = pikkuSessionlessFunc<void, string>({ func: async () => 'pong' })",
+      `wireHTTP({ method: 'get', route: '/ping', auth: false,${extra} func: ping })`,
+    ].join('\n'),
+  })
+  assert.deepEqual(routesOf((await inspectFiles('ts-route-on', files(''))).state), ['get /ping'])
+  assert.deepEqual(routesOf((await inspectFiles('ts-route-off', files(' disabled: true,'))).state), [])
+})
+
 test('config-filters-key-ignored: a filters key in pikku.config.json changes nothing; namedFilters picked with --filter do', async () => {
   const { parseCLIFilters } = await cliModule('utils', 'parse-cli-filters.js')
   const clean = (filters: Record<string, unknown>) => Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined))
