@@ -732,11 +732,11 @@ test('addon-wire-services-after-checks: an addon\'s createWireServices does not 
   } as never)
   hook.received.length = 0
   try {
-    await assert.rejects(rpcAs().invoke('chat:postToChat', { text: 'No session' }))
-    await assert.rejects(alice().invoke('chat:postToChat', { text: 42 } as never))
+    await assert.rejects(rpcAs().invoke('chat:postToChat', { text: 'No session' }), { name: 'ForbiddenError', message: 'Authentication required' })
+    await assert.rejects(alice().invoke('chat:postToChat', { text: 42 } as never), { name: 'UnprocessableContentError' })
     functions.set('postToChat', { ...postToChat, permissions: { never: async () => false } } as never)
     try {
-      await assert.rejects(alice().invoke('chat:postToChat', { text: 'Denied' }))
+      await assert.rejects(alice().invoke('chat:postToChat', { text: 'Denied' }), { name: 'ForbiddenError', message: 'Permission denied' })
     } finally {
       functions.set('postToChat', postToChat)
     }
