@@ -11,7 +11,7 @@ import { PgEventHubService } from '@pikku/kysely-postgres'
 import { runChannelConnect, runChannelDisconnect, runChannelMessage } from '@pikku/core/channel/serverless'
 import { registerProbe } from './harness/core-probes.js'
 import { addChannelMiddleware, combineChannelMiddleware } from '@pikku/core/channel'
-import { addHTTPMiddleware, fetch as pikkuFetch, fetchData, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
+import { addHTTPMiddleware, fetch as pikkuFetch, fetchData, PikkuFetchHTTPResponse } from '@pikku/core/http'
 import { randomUUID } from 'node:crypto'
 import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
 import type { TodoTopics } from '../../src/todo-events.js'
@@ -21,6 +21,7 @@ import { RawClient, startWsApp, upgradeStatus, type RunningWsApp } from './harne
 import { collectLogs, waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
 import { forgedToken } from './harness/http.js'
 import { withEnv } from './harness/env.js'
+import { directUpgrade } from './harness/channel-direct.js'
 import { pikkuState } from '@pikku/core/state'
 import { addGlobalMiddleware, addTagMiddleware, authBearer } from '@pikku/core/middleware'
 import { httpRouter } from '@pikku/core/http'
@@ -1115,22 +1116,6 @@ test('upgrade-middleware-error-no-status: a malformed or invalid bearer credenti
   const forged = await forgedToken({ userId: 'ann', role: 'member' })
   await assert.rejects(upgradeStatus(`${app.wsUrl}/todos/live`, { authorization: `Bearer ${forged}` }), /socket hang up/)
 })
-
-/** An upgrade handed straight to runLocalChannel, as a custom WebSocket adapter does: its handler and the response. */
-const directUpgrade = async (
-  path: string,
-  headers: Record<string, string> = {},
-  options: { skipUserSession?: boolean; respondWith404?: boolean } = {}
-) => {
-  const response = new PikkuFetchHTTPResponse()
-  const handler = await runLocalChannel({
-    ...options,
-    channelId: randomUUID(),
-    request: new PikkuFetchHTTPRequest(new Request(`http://localhost${path}`, { headers })),
-    response,
-  })
-  return { handler, response }
-}
 
 test('upgrade-middleware-error-status-200: called directly, runLocalChannel writes nothing when upgrade middleware throws, so the response still says 200', async () => {
   const upgrade = async (path: string, headers: Record<string, string> = {}) => {

@@ -11,6 +11,7 @@ import { freePort } from './harness/services.js'
 import { startSessionApp, type SessionApp } from './harness/workflows.js'
 import { slackAdapter } from '../../src/gateways/slack.adapter.js'
 import { codes, inspectFiles } from './harness/inspector.js'
+import { removeListenerGateways, removeWebhookGateway, setAsideGlobalMiddleware } from './harness/gateways.js'
 
 const SIGNING_SECRET = 'behaviour-suite-slack-signing-secret'
 const TEAM = 'T0TODO'
@@ -164,47 +165,6 @@ test('express-json-body-401: on @pikku/express a correctly signed JSON request a
   const passed = await sendToSlackRoute({ type: 'url_verification', challenge: 'challenge-123' })
   assert.equal(passed.status, 200)
 })
-
-// Undoes what wireGateway registered for a webhook probe: the gateway, its POST (and GET) route, their metadata and
-// functions, and the router's compiled routes.
-/** Empties the app's global middleware list, which gateway functions run too; the returned function puts it back. */
-const setAsideGlobalMiddleware = async () => {
-  const { pikkuState } = await import('@pikku/core/state')
-  const globals = pikkuState(null, 'middleware', 'global') as any[]
-  const saved = [...globals]
-  globals.splice(0, globals.length)
-  return () => void globals.splice(0, globals.length, ...saved)
-}
-
-/** Stops `gateways` and removes the listener gateways `names` with their handler functions. */
-const removeListenerGateways = async (gateways: { stop: () => Promise<void> }, names: string[]) => {
-  const { pikkuState } = await import('@pikku/core/state')
-  await gateways.stop()
-  const funcMeta = pikkuState(null, 'function', 'meta') as any
-  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-  for (const name of names) {
-    pikkuState(null, 'gateway', 'gateways').delete(name)
-    delete funcMeta[`gateway__${name}__handler`]
-    functions.delete(`gateway__${name}__handler`)
-  }
-}
-
-const removeWebhookGateway = async (name: string, route: string, funcIds: string[]) => {
-  const { httpRouter } = await import('@pikku/core/http')
-  const { pikkuState } = await import('@pikku/core/state')
-  pikkuState(null, 'gateway', 'gateways').delete(name)
-  const routes = pikkuState(null, 'http', 'routes')
-  routes.get('post')?.delete(route)
-  routes.get('get')?.delete(route)
-  delete (pikkuState(null, 'http', 'meta') as any).post[route]
-  const funcMeta = pikkuState(null, 'function', 'meta') as any
-  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
-  for (const id of funcIds) {
-    delete funcMeta[id]
-    functions.delete(id)
-  }
-  httpRouter.reset()
-}
 
 /** A hand-written gateway adapter that records what parse receives and lets nothing through; `more` adds methods. */
 const recordingAdapter = (parsed: unknown[], more: Record<string, unknown> = {}) => ({
