@@ -10,6 +10,10 @@ import { freePort } from './harness/services.js'
 import { runTempDir } from './harness/temp.js'
 import { createTestJWT } from './harness/http.js'
 import { codes, inspectFiles } from './harness/inspector.js'
+import { APP_DIR } from './harness/node-process.js'
+import type { wireAddon } from '#pikku/addon'
+import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 
 interface Hook {
   url: string
@@ -139,6 +143,39 @@ test('addon-scopes-403: an install with scopes refuses a caller whose session la
   }
 })
 
+test('addon-tag-without-middleware-gates-nothing: an install whose tag only an empty addTagMiddleware list or only a non-empty addChannelMiddleware list names lets every call through, and the channel middleware does not run; a tag middleware that refuses does gate it', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const pkg = '@todo-app/notify-addon'
+  const packages = pikkuState(null, 'addons', 'packages')
+  const tagGroups = pikkuState(null, 'middleware', 'tagGroup')
+  const channelTagGroups = pikkuState(null, 'channelMiddleware', 'tagGroup')
+  const ran: string[] = []
+  // One namespace per case: the runner caches each namespaced function's middleware chain on its first call.
+  const namespaces = ['chattagch', 'chattagempty', 'chattagrefuse']
+  for (const namespace of namespaces) packages.set(namespace, { package: pkg, tags: ['audited'] } as never)
+  const call = (namespace: string, text: string) => alice().invoke(`${namespace}:postToChat` as never, { text } as never)
+  hook.received.length = 0
+  try {
+    channelTagGroups.audited = [async (_services: unknown, _event: unknown, next: any) => { ran.push('channel'); return next() }] as never
+    assert.deepEqual(await call('chattagch', 'channel only'), { posted: true })
+    delete channelTagGroups.audited
+    tagGroups.audited = [] as never
+    assert.deepEqual(await call('chattagempty', 'empty list'), { posted: true })
+    assert.deepEqual(ran, [])
+    assert.deepEqual(hook.received, [{ text: 'channel only' }, { text: 'empty list' }])
+    tagGroups.audited = [async () => { throw new Error('audit refused') }] as never
+    await assert.rejects(call('chattagrefuse', 'refused'), { message: 'audit refused' })
+    assert.equal(hook.received.length, 2)
+  } finally {
+    delete tagGroups.audited
+    delete channelTagGroups.audited
+    for (const namespace of namespaces) {
+      packages.delete(namespace)
+      pikkuState(namespace, 'package', 'singletonServices', undefined as never)
+    }
+  }
+})
+
 /** POST a chat message to one of the ref() routes of src/addons/chat-post.http.ts, as alice or with no session. */
 const postVia = async (route: string, session: boolean) => {
   const response = await fetch(`${app.url}${route}`, {
@@ -189,6 +226,31 @@ test('ref-route-addon-auth: on a ref() route with auth: false, wireAddon auth: t
 
 test('ref-route-open-no-session: on a ref() route with auth: false, the bearer token of a caller does not reach the addon call either', async () => {
   await refusedByAddonAuth('/chat/post-open', true)
+})
+
+test('addon-contract-refs: the generated refHTTP returns chat:notifyRoutes, a POST /messages route whose func calls rpc.invoke("chat:postToChat"), with the contract\'s basePath unless { basePath } replaces it; the CLI\'s serializer writes channel and CLI contracts with a ref() in place of every function too', async () => {
+  const generated: any = await import('#pikku/function/pikku-function-types.gen.js')
+  const contract = generated.refHTTP('chat:notifyRoutes')
+  assert.equal(contract.basePath, '/notify')
+  assert.deepEqual(Object.keys(contract.routes), ['post'])
+  assert.deepEqual([contract.routes.post.method, contract.routes.post.route], ['post', '/messages'])
+  const calls: unknown[][] = []
+  const rpc = { invoke: async (...args: unknown[]) => calls.push(args) }
+  await contract.routes.post.func.func({}, { text: 'Hi' }, { rpc })
+  assert.deepEqual(calls, [['chat:postToChat', { text: 'Hi' }]])
+  assert.equal(generated.refHTTP('chat:notifyRoutes', { basePath: '/chat' }).basePath, '/chat')
+  assert.equal(generated.refHTTP('chat:notifyRoutes').basePath, '/notify')
+  assert.deepEqual([typeof generated.refChannel, typeof generated.refCLI], ['function', 'function'])
+  const { serializeAddonRefs } = await import(
+    join(APP_DIR, 'node_modules/@pikku/cli/dist/src/functions/wirings/functions/serialize-addon-refs.js')
+  )
+  const text: string = serializeAddonRefs({
+    addonHttp: {},
+    addonChannel: { chat: { live: { send: { pikkuFuncId: 'chat:postToChat' } } } },
+    addonCli: { chat: { tools: { post: { pikkuFuncId: 'chat:postToChat', options: {} } } } },
+  })
+  assert.match(text, /"chat:live": \{ "send": \{ func: ref\("chat:postToChat"\) \} \}/)
+  assert.match(text, /"chat:tools": \{ "post": \{ func: ref\("chat:postToChat"\), options: \{\} \} \}/)
 })
 
 test('addon-input-validated: the addon function input schema applies to namespaced calls', async () => {
@@ -456,6 +518,40 @@ test('addon-services-scoped-writes: an instance\'s scoped secrets service refuse
   }
 })
 
+test('addon-global-secrets-function-denied: an instance with a globalSecrets reason hands its services factory the app\'s secrets, so the factory and the function\'s middleware read a secret the addon never declared, while its function still gets SecretAccessDeniedError from secrets', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const { SecretAccessDeniedError } = await import('@pikku/core/services')
+  const pkg = '@todo-app/notify-addon'
+  const factories = pikkuState(pkg, 'package', 'factories')!
+  const functions = pikkuState(pkg, 'function', 'functions')
+  const original = functions.get('postToChat')!
+  let read: unknown
+  const createSingletonServices = async (config: any, services: any) => {
+    read = (await services.secrets.getSecret('PROBE_APP_ONLY_SECRET')).reveal()
+    return factories.createSingletonServices!(config, services)
+  }
+  process.env.PROBE_APP_ONLY_SECRET = 'app-only'
+  pikkuState(pkg, 'package', 'factories', { ...factories, createSingletonServices })
+  const packages = pikkuState(null, 'addons', 'packages')
+  packages.set('chatsecrets', { package: pkg, globalSecrets: 'probe: reads every app secret' } as never)
+  let readInMiddleware: unknown
+  const middleware = async (services: any, _wire: unknown, next: () => Promise<void>) => {
+    readInMiddleware = (await services.secrets.getSecret('PROBE_APP_ONLY_SECRET')).reveal()
+    await next()
+  }
+  functions.set('postToChat', { ...original, middleware: [middleware], func: async ({ secrets }: any) => secrets.getSecret('CHAT_WEBHOOK_URL') } as never)
+  try {
+    await assert.rejects(alice().invoke('chatsecrets:postToChat' as never, { text: 'x' } as never), (error: unknown) => error instanceof SecretAccessDeniedError)
+    assert.deepEqual([read, readInMiddleware], ['app-only', 'app-only'])
+  } finally {
+    functions.set('postToChat', original)
+    pikkuState(pkg, 'package', 'factories', factories)
+    packages.delete('chatsecrets')
+    pikkuState('chatsecrets', 'package', 'singletonServices', undefined as never)
+    delete process.env.PROBE_APP_ONLY_SECRET
+  }
+})
+
 test('addon-services-no-credentials: the generated pikkuAddonServices hands its factory no credentials service, only credentialService, and keeps neither for the addon\'s functions', async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const { pikkuAddonServices } = await import('@todo-app/notify-addon/.pikku/setup/pikku-addon-setup-types.gen.js')
@@ -525,6 +621,17 @@ test('addon-install-cli-codes: pikku reports a wireAddon package that does not r
   assert.deepEqual(await run('pku339-credential', { ...dev, 'probe.ts': secret + remote(", auth: { credentialId: 'noSuchCredential' }") }), ['PKU339 critical'])
 })
 
+test('remote-install-sample-codes: the remote install sample of docs/addons/consuming.mdx is reported by the inspector with PKU338 and nothing else while the package is under dependencies, and with nothing at all once it is under devDependencies', async () => {
+  const page = readFileSync(join(APP_DIR, '..', '..', 'docs', 'addons', 'consuming.mdx'), 'utf8')
+  const sample = /```ts title="src\/addons\/remote-notify\.addon\.ts"[^\n]*\n([\s\S]*?)\n```/.exec(page)![1]!
+  assert.match(sample, /wireRemoteAddon\(/)
+  const manifest = (list: 'dependencies' | 'devDependencies') => JSON.stringify({ name: 'probe', [list]: { '@todo-app/notify-addon': '*' } })
+  const run = async (name: string, list: 'dependencies' | 'devDependencies') =>
+    codes((await inspectFiles(name, { 'remote-notify.addon.ts': sample, 'package.json': manifest(list) })).reported)
+  assert.deepEqual(await run('remote-sample-prod', 'dependencies'), ['PKU338 critical'])
+  assert.deepEqual(await run('remote-sample-dev', 'devDependencies'), [])
+})
+
 test('pku921-spread-not-checked: in an addon, a defineHTTPRoutes route map spread in from a variable is not checked for middleware:', async () => {
   const head = [
     "import { pikkuSessionlessFunc } from '#pikku/function'",
@@ -565,6 +672,21 @@ test('addon-overrides-tags-cli-codes: a secretOverrides target for a key the add
   assert.deepEqual((await run('tag-empty-tag-list', `${mw}import { addTagMiddleware } from '@pikku/core/middleware'\naddTagMiddleware('audited', [])\n${tagged}`)).found, [])
   assert.deepEqual((await run('tag-channel-list', `${mw}import { addChannelMiddleware } from '@pikku/core/channel'\naddChannelMiddleware('audited', [mw])\n${tagged}`)).found, [])
   assert.deepEqual((await run('tag-empty-channel-list', `${mw}import { addChannelMiddleware } from '@pikku/core/channel'\naddChannelMiddleware('audited', [])\n${tagged}`)).found, ['PKU575 warn'])
+})
+
+test('addon-scopes-cli-unchecked: a wireAddon scope is a plain string to the compiler, and pikku reports nothing for a wireAddon scope that defineScope does not declare, while a defineSystemRole that grants it is PKU124 until defineScope declares it', async () => {
+  const scopes = "import { defineScope } from '@pikku/core/scope'\ndefineScope({ todos: { displayName: 'To-do lists', scopes: { read: { description: 'Read' } } } })\n"
+  const alerts = "import { defineScope } from '@pikku/core/scope'\ndefineScope({ alerts: { displayName: 'Alerts', scopes: { send: { description: 'Send' } } } })\n"
+  const install = "import { wireAddon } from '@pikku/core/addon'\nwireAddon({ name: 'alerts', package: '@todo-app/notify-addon', scopes: ['todos:raed'] })\n"
+  const role = "import { defineSystemRole } from '@pikku/core/role'\ndefineSystemRole({ pager: { scopes: ['alerts:send'] } })\n"
+  // Compiled strictly with the other behaviour tests (scripts/code-samples.mjs): the misspelled scope type-checks.
+  const misspelled: Parameters<typeof wireAddon>[0] = { name: 'alerts', package: '@todo-app/notify-addon', scopes: ['todos:raed'] }
+  assert.deepEqual(misspelled.scopes, ['todos:raed'])
+  const run = async (name: string, files: Record<string, string>) =>
+    codes((await inspectFiles(name, files)).reported).filter((c) => c.startsWith('PKU124'))
+  assert.deepEqual(await run('addon-scope-misspelled', { 'scopes.ts': scopes, 'probe.ts': install }), [])
+  assert.deepEqual(await run('role-scope-undeclared', { 'scopes.ts': scopes, 'probe.ts': role }), ['PKU124 critical'])
+  assert.deepEqual(await run('role-scope-declared', { 'scopes.ts': scopes, 'alerts.ts': alerts, 'probe.ts': role }), [])
 })
 
 test('remote-auth-credential-object: a remote addon bound with { credentialId } to a credential stored as an object sends "Bearer [object Object]"', async () => {
