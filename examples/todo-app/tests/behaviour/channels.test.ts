@@ -754,6 +754,38 @@ test('signed-out-socket-keeps-session-on-auth-false-route: after a message runs 
   }
 })
 
+test('second-set-session-keeps-wire-session: on @pikku/ws a session set by a message becomes wire.session for later messages on a socket that had none, scopes included; on a socket signed in at the upgrade, getSession() returns the new one but wire.session and the scope check keep the first', async () => {
+  const routes = (pikkuState(null, 'channel', 'channels') as Map<string, any>).get('todos').onMessageWiring.action
+  const routeMeta = (pikkuState(null, 'channel', 'meta') as any).todos.messageWirings.action
+  const names = ['probeSwitch', 'probeWhoNow', 'probeScoped']
+  registerProbe('probeSwitch', { func: async (_services: unknown, _data: unknown, wire: any) => (await wire.setSession({ userId: 'switched', role: 'member', scopes: ['todos:export'] }), { ok: true }) }, { sessionless: true })
+  registerProbe('probeWhoNow', { func: async (_services: unknown, _data: unknown, wire: any) => ({ who: wire.session?.userId ?? null, current: (await wire.getSession())?.userId ?? null }) }, { sessionless: true })
+  registerProbe('probeScoped', { func: async () => ({ ok: true }), scopes: ['todos:export'] } as never)
+  try {
+    for (const name of names) {
+      routes[name] = { func: { func: async () => {} }, auth: name === 'probeScoped' }
+      routeMeta[name] = { pikkuFuncId: name }
+    }
+    const fresh = await client()
+    await fresh.next((f) => 'signedIn' in f)
+    await fresh.call('probeSwitch')
+    assert.deepEqual(await fresh.call('probeWhoNow'), { who: 'switched', current: 'switched', action: 'probeWhoNow' })
+    assert.deepEqual(await fresh.call('probeScoped'), { ok: true, action: 'probeScoped' })
+    const c = await signedIn('sara')
+    await c.call('probeSwitch')
+    assert.deepEqual(await c.call('probeWhoNow'), { who: 'sara', current: 'switched', action: 'probeWhoNow' })
+    const from = c.frames.length
+    c.send({ action: 'probeScoped' })
+    assert.equal((await c.next((f) => typeof f === 'object' && 'error' in f, 3000, from)).errorName, 'MissingScopeError')
+  } finally {
+    for (const name of names) {
+      delete routes[name]
+      delete routeMeta[name]
+    }
+    forgetProbes(...names)
+  }
+})
+
 test('serverless-message-session-not-kept: a session set by one message on the serverless runner is gone at the next, on a socket that connected without one; on @pikku/ws the next message has it', async () => {
   const config = pikkuState(null, 'channel', 'channels').get('todos') as any
   const routes = config.onMessageWiring.action
