@@ -552,6 +552,48 @@ test('addon-global-secrets-function-denied: an instance with a globalSecrets rea
   }
 })
 
+test('addon-credentials-wire-unscoped: credentialOverrides rename a credential only for wire.getCredential, not in the addon\'s credentialService; an addon function called by an app function with rpc.invoke, or through an instance with credentialOverrides, reads through wire.getCredential any credential of the session\'s user', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const pkg = '@todo-app/notify-addon'
+  const { credentialService } = app.services as any
+  const factories = pikkuState(pkg, 'package', 'factories')!
+  const functions = pikkuState(pkg, 'function', 'functions')
+  const original = functions.get('postToChat')!
+  const packages = pikkuState(null, 'addons', 'packages')
+  let scoped: any
+  const createSingletonServices = async (config: any, services: any) => {
+    scoped = services.credentialService
+    return factories.createSingletonServices!(config, services)
+  }
+  const seen: Array<Record<string, unknown>> = []
+  await credentialService.set('APP_CRED', { v: 'app' }, 'alice')
+  await credentialService.set('OTHER_CRED', { v: 'other' }, 'alice')
+  pikkuState(pkg, 'package', 'factories', { ...factories, createSingletonServices })
+  packages.set('chatcredov', { package: pkg, credentialOverrides: { ADDON_CRED: 'APP_CRED' } } as never)
+  functions.set('postToChat', {
+    ...original,
+    func: async (_services: unknown, _data: unknown, wire: any) => {
+      seen.push({ aliased: await wire.getCredential('ADDON_CRED'), other: await wire.getCredential('OTHER_CRED') })
+      return { posted: true }
+    },
+  } as never)
+  try {
+    // announceTodo (an app function) calls rpc.invoke('chat:postToChat'); 'chat' declares and is granted no credentials.
+    assert.deepEqual(await alice().invoke('announceTodo', { todoId: doneTodoId }), { posted: true })
+    assert.deepEqual(seen.pop(), { aliased: null, other: { v: 'other' } })
+    assert.deepEqual(await alice().invoke('chatcredov:postToChat' as never, { text: 'x' } as never), { posted: true })
+    assert.deepEqual(seen.pop(), { aliased: { v: 'app' }, other: { v: 'other' } })
+    assert.equal(await scoped.get('ADDON_CRED', 'alice'), null)
+  } finally {
+    functions.set('postToChat', original)
+    pikkuState(pkg, 'package', 'factories', factories)
+    packages.delete('chatcredov')
+    pikkuState('chatcredov', 'package', 'singletonServices', undefined as never)
+    await credentialService.delete('APP_CRED', 'alice')
+    await credentialService.delete('OTHER_CRED', 'alice')
+  }
+})
+
 test('addon-services-no-credentials: the generated pikkuAddonServices hands its factory no credentials service, only credentialService, and keeps neither for the addon\'s functions', async () => {
   const { pikkuState } = await import('@pikku/core/state')
   const { pikkuAddonServices } = await import('@todo-app/notify-addon/.pikku/setup/pikku-addon-setup-types.gen.js')
