@@ -219,6 +219,31 @@ test('ref-route-middleware-addon-services: a ref() route to an addon function ru
   }
 })
 
+test('ref-route-cookie-and-api-key-lost: on a ref() route to an addon function, a session cookie or an x-api-key header turns into no session either, since authCookie and authAPIKey find no jwt in the addon\'s services; with a jwt there, both reach the addon call', async () => {
+  const { pikkuState } = await import('@pikku/core/state')
+  const post = async (headers: Record<string, string>) => {
+    const response = await fetch(`${app.url}/chat/post`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ text: 'via a credential' }),
+    })
+    return [response.status, ((await response.json()) as { message?: string }).message ?? 'ok']
+  }
+  hook.received.length = 0
+  assert.deepEqual(await post({ cookie: `todo_session=${token}` }), [403, 'Authentication required'])
+  assert.deepEqual(await post({ 'x-api-key': token }), [403, 'Authentication required'])
+  assert.deepEqual(hook.received, [])
+  const addonServices = pikkuState('@todo-app/notify-addon', 'package', 'singletonServices') as unknown as Record<string, unknown>
+  addonServices.jwt = appJWT
+  try {
+    assert.deepEqual(await post({ cookie: `todo_session=${token}` }), [200, 'ok'])
+    assert.deepEqual(await post({ 'x-api-key': token }), [200, 'ok'])
+    assert.equal(hook.received.length, 2)
+  } finally {
+    delete addonServices.jwt
+  }
+})
+
 test('ref-route-addon-auth: on a ref() route with auth: false, wireAddon auth: true still refuses a caller without a session', async () => {
   // The ref() proxy calls rpc.invoke('chat:postToChat'), which runs in the addon's package, where auth: true applies.
   await refusedByAddonAuth('/chat/post-open', false)
