@@ -25,7 +25,7 @@ import { directUpgrade } from './harness/channel-direct.js'
 import { pikkuState } from '@pikku/core/state'
 import { addGlobalMiddleware, addTagMiddleware, authBearer } from '@pikku/core/middleware'
 import { httpRouter } from '@pikku/core/http'
-import { defineChannelRoutes } from '#pikku/channel'
+import { defineChannelRoutes, pikkuChannelFunc } from '#pikku/channel'
 import { inspectFiles, codes } from './harness/inspector.js'
 
 let app: RunningWsApp
@@ -706,6 +706,30 @@ test('refusal-closes-channel: a message refused by a permission guard or by the 
   invalid.send({ action: 'createTodo' })
   assert.equal((await invalid.next((f) => 'error' in f)).errorName, 'UnprocessableContentError')
   await untilSubscribers('todos:rey', 0)
+})
+
+test('channel-func-session-typed-required: the generated pikkuChannelFunc types session as present, so session.userId compiles unchecked, while codegen records a channel function as sessionless and a route with auth: false runs it for a socket without a session', async () => {
+  // Compiled strictly with the other behaviour tests (scripts/code-samples.mjs): no check before session.userId.
+  const readsUser = pikkuChannelFunc<void, { userId: string }>(async (_services, _data, { session }) => ({ userId: session.userId }))
+  const meta = pikkuState(null, 'function', 'meta') as Record<string, any>
+  assert.equal(meta.subscribeToChanges.sessionless, true)
+  const routes = (pikkuState(null, 'channel', 'channels') as Map<string, any>).get('todos').onMessageWiring.action
+  const routeMeta = (pikkuState(null, 'channel', 'meta') as any).todos.messageWirings.action
+  registerProbe('probeReadsUser', readsUser, { sessionless: true })
+  routes.probeReadsUser = { func: readsUser, auth: false }
+  routeMeta.probeReadsUser = { pikkuFuncId: 'probeReadsUser' }
+  try {
+    const c = await client()
+    await c.next((f) => 'signedIn' in f)
+    c.send({ action: 'probeReadsUser' })
+    const reply = await c.next((f) => typeof f === 'object' && 'error' in f)
+    assert.equal(reply.errorName, 'TypeError')
+    assert.match(reply.error, /reading 'userId'/)
+  } finally {
+    delete routes.probeReadsUser
+    delete routeMeta.probeReadsUser
+    forgetProbes('probeReadsUser')
+  }
 })
 
 test('route-auth-false-session-func-forbidden: a route that sets auth: false but runs a pikkuFunc passes the channel\'s check, and the function runner refuses a socket without a session with a ForbiddenError reply, not the Unauthorized text', async () => {
