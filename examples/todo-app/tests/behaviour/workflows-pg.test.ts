@@ -9,7 +9,7 @@ import { PikkuKysely, PgKyselyWorkflowService } from '@pikku/kysely-postgres'
 import { applyPikkuSchemas, workflowSchema } from '@pikku/kysely'
 import { ConsoleLogger, LogLevel } from '@pikku/core/services'
 import { sql } from 'kysely'
-import { startPostgres, type RunningService } from './harness/services.js'
+import { sqliteDatabase, startPostgres, type RunningService } from './harness/services.js'
 import { startSessionApp, type SessionApp } from './harness/workflows.js'
 import { waitFor } from './harness/app.js'
 
@@ -71,6 +71,34 @@ test('init-before-migration: init() refuses to start while the workflow tables a
     "The 'workflow' schema is not in this database: workflow_runs, workflow_step, workflow_step_history, workflow_versions missing. " +
       'The runtime does not create these — run `pikku db generate` to write the migration, then `pikku db migrate` to apply it.',
   )
+})
+
+test('sqlite-init-and-no-run-lock: on SQLite, the Kysely workflow store refuses init() without its tables with the same message, and its withRunLock lets two bodies for one run in side by side', async () => {
+  // SQLiteKyselyWorkflowService of @pikku/kysely-sqlite is `extends KyselyWorkflowService {}`; that package is not
+  // installed here, so its parent is run on the SQLite database it would be given.
+  const { Kysely, SqliteDialect } = await import('kysely')
+  const { SerializePlugin, KyselyWorkflowService } = await import('@pikku/kysely')
+  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: (await sqliteDatabase()) as never }), plugins: [new SerializePlugin()] })
+  let release = () => {}
+  try {
+    const wf = new KyselyWorkflowService(db as never)
+    await assert.rejects(wf.init(), { message: (initBeforeMigration as Error).message })
+    const entered: string[] = []
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const first = wf.withRunLock('run-1', async () => {
+      entered.push('first')
+      await gate
+    })
+    const second = wf.withRunLock('run-1', async () => void entered.push('second'))
+    // A lock that excluded would keep the second body out until the first had finished.
+    await waitFor(async () => entered, (names) => names.length === 2, 2_000)
+    release()
+    await Promise.all([first, second])
+    assert.deepEqual(entered, ['first', 'second'])
+  } finally {
+    release()
+    await db.destroy()
+  }
 })
 
 test('queued-start: with a queue service, POST /todos/:todoId/reminder stores the run in PostgreSQL and puts a job on the workflow\'s orchestrator queue', async () => {
