@@ -873,6 +873,57 @@ test('scheduled-step-not-recovered: a run whose step is scheduled is not swept, 
   assert.equal((await wf.getRun(runId)).status, 'running')
 })
 
+test('sweep-backoff: the relay picks a step pending over 30 s and the stall sweep a run idle over 5 min; a pick by either holds the run off both for 30 s, then twice as long after each pick up to 10 min, also when the resume throws', async () => {
+  const wf = services.workflowService
+  const jobs: string[] = []
+  mock.timers.reset()
+  mock.timers.enable({ apis: ['Date'], now: Date.now() })
+  let runId: string | undefined
+  try {
+    runId = (await wf.createRun('todoReminderWorkflow', {}, false, 'sweep-hash', { type: 'test' })) as string
+    await wf.insertStepState(runId, 'Remind the owner', 'sendReminder', {}, { retries: 5 })
+    services.queueService = { add: async (_queue: string, data: { runId: string }) => void jobs.push(data.runId) ?? 'job' }
+    const picked = async (sweep: () => Promise<unknown>) => {
+      const before = jobs.length
+      await sweep()
+      return jobs.slice(before).includes(runId!)
+    }
+    const relay = () => picked(() => wf.relayUndispatchedSteps())
+    const stall = (options?: object) => picked(() => wf.recoverStalledRuns(options))
+    // The defaults: pending for more than 30 s, idle for more than 5 min.
+    mock.timers.tick(30_000)
+    assert.equal(await relay(), false)
+    mock.timers.tick(1)
+    assert.equal(await relay(), true)
+    mock.timers.tick(270_000 - 1)
+    assert.equal(await stall(), false)
+    mock.timers.tick(1)
+    // 270 s after the relay's pick, past its 30 s hold.
+    assert.equal(await stall(), true)
+    // The hold is shared by the two sweeps, and doubles from 60 s (this second pick) up to 10 min.
+    assert.equal(await relay(), false)
+    for (const seconds of [60, 120, 240, 480, 600, 600]) {
+      mock.timers.tick(seconds * 1000 - 1)
+      assert.equal(await stall({ stalledAfterMs: 0 }), false, `held for ${seconds} s`)
+      mock.timers.tick(1)
+      assert.equal(await stall({ stalledAfterMs: 0 }), true, `picked after ${seconds} s`)
+    }
+    // Without a queue service the resume throws, and the run is held off just the same.
+    delete services.queueService
+    const failures = (errors: string[]) => errors.filter((e) => e.startsWith(`Failed to resume stalled workflow run ${runId}:`)).length
+    mock.timers.tick(600_000)
+    assert.equal(failures(await loggedErrors(async () => void (await wf.recoverStalledRuns({ stalledAfterMs: 0 })))), 1)
+    mock.timers.tick(600_000 - 1)
+    assert.equal(failures(await loggedErrors(async () => void (await wf.recoverStalledRuns({ stalledAfterMs: 0 })))), 0)
+    mock.timers.tick(1)
+    assert.equal(failures(await loggedErrors(async () => void (await wf.recoverStalledRuns({ stalledAfterMs: 0 })))), 1)
+  } finally {
+    delete services.queueService
+    mock.timers.reset()
+    if (runId) await wf.updateRunStatus(runId, 'cancelled')
+  }
+})
+
 /**
  * Registers a graph's generated metadata for one test, in the shape `pikku all` writes it
  * (.pikku/workflow/meta/*.gen.json), runs `body`, and removes it again.
