@@ -777,6 +777,35 @@ test('run-to-completion-suspend-no-output: runToCompletion of a run that suspend
   })
 })
 
+test('run-to-completion-sleep-holds: on the in-memory store runToCompletion of a workflow that sleeps, with no queue service, parks the run at the sleep still running and goes on reading it without settling', async () => {
+  const wf = services.workflowService
+  const todo = await newTodo('ivan', 'Water the plants')
+  const getRun = wf.getRun
+  let reads = 0
+  wf.getRun = (...args: unknown[]) => (reads++, getRun.apply(wf, args))
+  let settled = false
+  const call = wf.runToCompletion('todoReminderWorkflow', { todoId: todo.todoId }, rpcFor(services), { pollIntervalMs: 10 })
+  call.then(() => (settled = true), () => (settled = true))
+  let runId: string | undefined
+  try {
+    const run = await waitFor(
+      async () => (await wf.listRuns({ workflowName: 'todoReminderWorkflow' })).find((r: any) => r.input?.todoId === todo.todoId),
+      (r: any) => r !== undefined,
+    )
+    runId = run.id as string
+    await waitFor(() => wf.getStepState(runId, 'Give the owner a day').catch(() => undefined), (step: any) => step?.status === 'scheduled')
+    const parkedAt = reads
+    await waitFor(async () => reads, (n) => n >= parkedAt + 5)
+    assert.equal((await getRun.call(wf, runId)).status, 'running')
+    assert.equal(settled, false)
+  } finally {
+    wf.getRun = getRun
+    // Ends the call: a cancelled run is an end state for it.
+    if (runId) await wf.updateRunStatus(runId, 'cancelled')
+    await call.catch(() => undefined)
+  }
+})
+
 test('approval-decision-then-resume: a decision is stored before the resume throws without a queue service; a decision failing the schema closes the gate again; the owner policy refuses another user with 403 at the gate; a settled gate answers 409', async () => {
   const { z } = await import('zod')
   const { getErrorResponse } = await errorStatuses()
