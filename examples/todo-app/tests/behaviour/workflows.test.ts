@@ -7,6 +7,7 @@ import { WorkflowNotFoundError } from '@pikku/core/workflow'
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
 import { waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
 import { compileScratch } from './harness/node-process.js'
+import { withProbeRoute } from './harness/core-probes.js'
 
 let app: SessionApp
 let services: any
@@ -848,6 +849,43 @@ test('approval-decision-then-resume: a decision is stored before the resume thro
       assert.equal(getErrorResponse(settled)?.status, 409)
     },
   )
+})
+
+test('workflow-route-errors: a route that throws MissingServiceError answers 500, or with sse: true 200 with an error and a done event; a route approving a gate without a queue service answers 500 after the decision is stored', async () => {
+  const { MissingServiceError } = await import('@pikku/core/errors')
+  // What the generated workflow routes throw when their service is missing (serialize-workflow-routes.ts).
+  const missing = { auth: false, func: async () => { throw new MissingServiceError('workflowService is required') } }
+  await withProbeRoute('probeWfMissing', '/probe-wf-missing', missing, {}, async () => {
+    assert.equal((await fetch(`${app.url}/probe-wf-missing`)).status, 500)
+  })
+  await withProbeRoute('probeWfMissingStream', '/probe-wf-missing-stream', missing, { sse: true }, async () => {
+    const response = await fetch(`${app.url}/probe-wf-missing-stream`, { headers: { accept: 'text/event-stream' } })
+    assert.equal(response.status, 200)
+    const frames = (await response.text()).split('\n\n').filter((frame) => frame.startsWith('data: ')).map((frame) => JSON.parse(frame.slice(6)))
+    assert.deepEqual(frames, [{ type: 'error', errorText: 'A required service is not configured' }, { type: 'done' }])
+  })
+  const reason = 'Sign off the release'
+  const { z } = await import('zod')
+  const schema = z.object({ ok: z.boolean() })
+  await withProbeWorkflow('approveRouteProbe', async (_services, _input, { workflow }) => workflow.approval(reason, { schema }), async (name) => {
+    const { runId, rejected } = await startProbe(name)
+    assert.equal((await services.workflowService.getRun(runId)).status, 'suspended', rejected)
+    // The generated approve route's call: approveStep(runId, reason, decision, session).
+    const approve = {
+      auth: false,
+      func: async ({ workflowService }: any, data: any, { session }: any) => {
+        await workflowService.approveStep(runId, reason, data, session)
+        return { ok: true }
+      },
+    }
+    await withProbeRoute('probeWfApprove', '/probe-wf-approve', approve, { method: 'post' }, async () => {
+      const response = await fetch(`${app.url}/probe-wf-approve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ok":true}' })
+      assert.equal(response.status, 500)
+    })
+    const stored = Object.values(await services.workflowService.getRunState(runId)) as any[]
+    assert.deepEqual(stored.map((r) => r.decision), [{ ok: true }])
+    assert.equal((await services.workflowService.getRun(runId)).status, 'suspended')
+  })
 })
 
 /**
