@@ -991,6 +991,30 @@ test('sweep-backoff: the relay picks a step pending over 30 s and the stall swee
   }
 })
 
+test('sweep-thresholds-and-limit: recoverStalledRuns and relayUndispatchedSteps take their age threshold and a limit, which is 100 by default', async () => {
+  const { InMemoryWorkflowService } = await import('@pikku/core/services')
+  // Each count on a store of its own, since a run a sweep picks is held off later sweeps of the same store.
+  const storeWith101Runs = async () => {
+    const store = new InMemoryWorkflowService()
+    for (let i = 0; i < 101; i++) {
+      const runId = await store.createRun('todoReminderWorkflow', {}, false, 'sweep-hash', { type: 'test' })
+      await store.insertStepState(runId, 'Remind the owner', 'sendReminder', {}, { retries: 5 })
+    }
+    return store
+  }
+  services.queueService = { add: async () => 'job' }
+  try {
+    assert.equal((await (await storeWith101Runs()).relayUndispatchedSteps({ undispatchedAfterMs: -1 })).redispatched.length, 100)
+    assert.equal((await (await storeWith101Runs()).relayUndispatchedSteps({ undispatchedAfterMs: -1, limit: 2 })).redispatched.length, 2)
+    assert.equal((await (await storeWith101Runs()).relayUndispatchedSteps({ undispatchedAfterMs: 60_000 })).redispatched.length, 0)
+    assert.equal((await (await storeWith101Runs()).recoverStalledRuns({ stalledAfterMs: -1 })).resumed.length, 100)
+    assert.equal((await (await storeWith101Runs()).recoverStalledRuns({ stalledAfterMs: -1, limit: 2 })).resumed.length, 2)
+    assert.equal((await (await storeWith101Runs()).recoverStalledRuns({ stalledAfterMs: 60_000 })).resumed.length, 0)
+  } finally {
+    delete services.queueService
+  }
+})
+
 /**
  * Registers a graph's generated metadata for one test, in the shape `pikku all` writes it
  * (.pikku/workflow/meta/*.gen.json), runs `body`, and removes it again.
