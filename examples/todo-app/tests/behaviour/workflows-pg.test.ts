@@ -212,7 +212,7 @@ test('pg-retry-same-step-row: on PostgreSQL a retry attempt of a failed step kee
   assert.equal((await wf.getStepState(runId, 'Check')).stepId, step.stepId)
 })
 
-test('pg-falsy-output-dropped: a run that completes with false, 0 or an empty string reads back with no output, while a step\'s false result is kept', async () => {
+test('pg-falsy-output-dropped: a run that completes with false, 0 or an empty string reads back with no output from getRun and getRunStatus, while a step\'s false result is kept', async () => {
   const wf = services.workflowService as PgKyselyWorkflowService
   for (const output of [false, 0, '']) {
     const runId = await wf.createRun('probe', {}, false, 'hash', { type: 'test' })
@@ -220,6 +220,8 @@ test('pg-falsy-output-dropped: a run that completes with false, 0 or an empty st
     const run = await wf.getRun(runId)
     assert.equal(run?.status, 'completed')
     assert.equal(run?.output, undefined, `output ${JSON.stringify(output)}`)
+    const status = await wf.getRunStatus(runId)
+    assert.deepEqual([status?.status, status?.output], ['completed', undefined], `status output ${JSON.stringify(output)}`)
   }
   const runId = await wf.createRun('probe', {}, false, 'hash', { type: 'test' })
   const step = await wf.insertStepState(runId, 'Check', 'sendReminder', {}, { retries: 0 })
