@@ -530,6 +530,23 @@ test('cancelled-exception-cancels-run: a body that throws WorkflowCancelledExcep
   )
 })
 
+test('run-to-completion-internal-wire: runToCompletion records the wire { type: \'internal\' } unless its options carry one, and a run with no recorded owner passes assertWorkflowRunOwner for any session', async () => {
+  const { assertWorkflowRunOwner } = await import('@pikku/core/workflow')
+  await withProbeWorkflow('internalWireProbe', async () => ({ done: true }), async (name) => {
+    const wf = services.workflowService
+    assert.deepEqual(await wf.runToCompletion(name, {}, rpcFor(services)), { done: true })
+    await wf.runToCompletion(name, {}, rpcFor(services), { wire: { type: 'test', pikkuUserId: 'alice' } })
+    const runs = await wf.listRuns({ workflowName: name })
+    const wires = runs.map((run: any) => run.wire)
+    assert.equal(wires.length, 2)
+    assert.ok(wires.some((wire: any) => wire.type === 'internal' && wire.pikkuUserId === undefined), JSON.stringify(wires))
+    assert.ok(wires.some((wire: any) => wire.pikkuUserId === 'alice'), JSON.stringify(wires))
+    const internal = wires.find((wire: any) => wire.type === 'internal')
+    assert.doesNotThrow(() => assertWorkflowRunOwner(internal, { userId: 'bob' } as never))
+    assert.throws(() => assertWorkflowRunOwner(wires.find((wire: any) => wire.pikkuUserId === 'alice'), { userId: 'bob' } as never), { name: 'WorkflowRunForbiddenError' })
+  })
+})
+
 test('run-to-completion-failure-error: runToCompletion of a run whose step fails throws that step\'s error, not WorkflowRunFailedError', async () => {
   const todo = await newTodo('dave', 'Paint the fence')
   const realGet = services.todoStore.get
