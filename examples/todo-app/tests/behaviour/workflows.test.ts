@@ -966,7 +966,12 @@ test('sweep-backoff: the relay picks a step pending over 30 s and the stall swee
   try {
     runId = (await wf.createRun('todoReminderWorkflow', {}, false, 'sweep-hash', { type: 'test' })) as string
     await wf.insertStepState(runId, 'Remind the owner', 'sendReminder', {}, { retries: 5 })
-    services.queueService = { add: async (_queue: string, data: { runId: string }) => void jobs.push(data.runId) ?? 'job' }
+    services.queueService = {
+      add: async (_queue: string, data: { runId: string }) => {
+        jobs.push(data.runId)
+        return 'job'
+      },
+    }
     const picked = async (sweep: () => Promise<unknown>) => {
       const before = jobs.length
       await sweep()
