@@ -26,6 +26,8 @@ import { createSingletonServices } from '../../src/services.js'
 import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { captureConsole, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { runTempDir } from './harness/temp.js'
+import { directUpgrade } from './harness/channel-direct.js'
+import { removeListenerGateways, setAsideGlobalMiddleware } from './harness/gateways.js'
 
 let app: SignedInApp
 let alice: Record<string, string>
@@ -170,6 +172,97 @@ test('runners-use-registered-wire-factory: the queue, scheduler and MCP runners 
   } finally {
     // The app's own factory back, for the tests after this one.
     factories.createWireServices = registered
+  }
+})
+
+test('channel-wire-services-per-connection: a channel run in memory builds its wire services once at the upgrade, before any message, shares them across messages and closes them when the channel closes', async () => {
+  const factories = pikkuState(null, 'package', 'factories') as { createWireServices?: unknown }
+  const registered = factories.createWireServices
+  try {
+    const seen = recordWireServices()
+    const { handler } = await directUpgrade('/todos/live', alice)
+    assert.ok(handler)
+    assert.deepEqual(seen.created, ['alice'])
+    const sent: unknown[] = []
+    handler.registerOnSend((message) => void sent.push(message))
+    await handler.open()
+    await handler.message(JSON.stringify({ action: 'listTodos' }))
+    await handler.message(JSON.stringify({ action: 'listTodos' }))
+    // The greeting and two answers: both messages ran.
+    assert.equal(sent.length, 3)
+    assert.ok(sent.every((frame) => !(frame as { error?: unknown }).error))
+    assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 1, closed: 0 })
+    await handler.close()
+    assert.deepEqual({ created: seen.created.length, closed: seen.closed }, { created: 1, closed: 1 })
+  } finally {
+    factories.createWireServices = registered
+  }
+})
+
+test('serverless-channel-wire-services-per-event: the serverless channel runner builds wire services for each connect, message and disconnect event and closes them after it', async () => {
+  const { runChannelConnect, runChannelMessage, runChannelDisconnect } = await import('@pikku/core/channel/serverless')
+  const { PikkuLocalChannelHandler } = await import('@pikku/core/channel/local')
+  const stored = new Map<string, any>()
+  const channelStore = {
+    addChannel: async ({ channelId, channelName, openingData }: any) => void stored.set(channelId, { channelName, openingData }),
+    setPikkuUserId: async () => {},
+    getChannel: async (channelId: string) => stored.get(channelId),
+    removeChannels: async (ids: string[]) => ids.forEach((id) => stored.delete(id)),
+  }
+  const params = {
+    channelId: 'serverless-wire-probe',
+    channelStore: channelStore as never,
+    channelHandlerFactory: ((id: string, name: string, data: unknown) => new PikkuLocalChannelHandler(id, name, data)) as never,
+  }
+  const factories = pikkuState(null, 'package', 'factories') as { createWireServices?: unknown }
+  const registered = factories.createWireServices
+  try {
+    const seen = recordWireServices()
+    const counts = () => ({ created: seen.created.length, closed: seen.closed })
+    await runChannelConnect({ ...params, route: '/todos/live' } as never)
+    assert.deepEqual(counts(), { created: 1, closed: 1 })
+    await runChannelMessage(params as never, JSON.stringify({ action: 'listTodos' })).catch(() => undefined)
+    assert.deepEqual(counts(), { created: 2, closed: 2 })
+    await runChannelDisconnect(params as never)
+    assert.deepEqual(counts(), { created: 3, closed: 3 })
+  } finally {
+    factories.createWireServices = registered
+    stored.clear()
+  }
+})
+
+test('listener-gateway-no-wire-services: the function of a listener gateway runs with the singleton services alone; the registered wire factory is not called', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { LocalGatewayService } = await import('@pikku/core/services')
+  const name = 'listener-wire-services-probe'
+  let onMessage: ((data: unknown) => Promise<void>) | undefined
+  const seenByFunc: unknown[] = []
+  const factories = pikkuState(null, 'package', 'factories') as { createWireServices?: unknown }
+  const registered = factories.createWireServices
+  const gateways = new LocalGatewayService()
+  const restoreGlobals = await setAsideGlobalMiddleware()
+  try {
+    const seen = recordWireServices()
+    wireGateway({
+      name,
+      type: 'listener',
+      adapter: () => ({
+        name: 'probe',
+        parse: (data: unknown) => ({ senderId: 'U1', text: String(data), raw: data }),
+        send: async () => {},
+        init: async (handler: (data: unknown) => Promise<void>) => void (onMessage = handler),
+        close: async () => {},
+      }),
+      func: { func: async (services: any) => void seenByFunc.push(services.probeWireService, typeof services.todoStore) },
+    } as any)
+    await gateways.start()
+    await onMessage!('hello')
+    assert.deepEqual(seenByFunc, [undefined, 'object'])
+    assert.deepEqual(seen.created, [])
+  } finally {
+    factories.createWireServices = registered
+    restoreGlobals()
+    await removeListenerGateways(gateways, [name])
   }
 })
 
