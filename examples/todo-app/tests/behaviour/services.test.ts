@@ -2,7 +2,7 @@
 // registered wire services factory, what functions and permissions may not see, and stopSingletonServices.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { pikkuConfig, pikkuWireServices } from '#pikku/setup'
+import { pikkuConfig, pikkuServices, pikkuWireServices } from '#pikku/setup'
 import { requiredSingletonServices } from '#pikku/pikku-services.gen.js'
 import { runPikkuFunc } from '@pikku/core/function'
 import { getCreateWireServices, getSingletonServices, pikkuState } from '@pikku/core/state'
@@ -114,6 +114,35 @@ test('log-level-not-applied: a logLevel in the config does not change the level 
   const services = await createSingletonServices({ ...(await createConfig()), logLevel: LogLevel.debug }, { jwt: app.services.jwt } as never)
   restoreAppSingletons()
   assert.equal((services.logger as unknown as { level: LogLevel }).level, LogLevel.info)
+})
+
+test('factory-adds-lazy-auth: once pikkuBetterAuth is declared, pikkuServices replaces any auth it was given or built with a function that builds the instance on its first call, keeps it, and tries again after a failed build', async () => {
+  const { pikkuBetterAuth } = await import('@pikku/better-auth')
+  const withoutAuth = await createSingletonServices(await createConfig(), { jwt: app.services.jwt } as never)
+  restoreAppSingletons()
+  assert.equal((withoutAuth as any).auth, undefined)
+  const builds: unknown[] = []
+  const instance = { handler: async () => new Response() }
+  try {
+    pikkuBetterAuth(async (services: any) => {
+      builds.push(services)
+      if (builds.length === 1) throw new Error('first build fails')
+      return instance as never
+    })
+    const factory = pikkuServices(async () => ({ auth: 'built by the factory' }) as never)
+    const services = (await factory(await createConfig(), { jwt: app.services.jwt, auth: 'passed in' } as never)) as any
+    assert.equal(typeof services.auth, 'function')
+    assert.equal(builds.length, 0)
+    await assert.rejects(services.auth(), { message: 'first build fails' })
+    assert.equal(await services.auth(), instance)
+    assert.equal(await services.auth(), instance)
+    assert.equal(builds.length, 2)
+    // Built from the very services object pikkuServices returned.
+    assert.equal(builds[1], services)
+  } finally {
+    pikkuState(null, 'package', 'authFactory', null as never)
+    restoreAppSingletons()
+  }
 })
 
 test('factory-registers-singletons: each createSingletonServices call registers its result as the process singletons, last call wins', async () => {
@@ -782,6 +811,23 @@ test('content-size-limit: the request handler refuses an upload larger than size
     assert.equal(await strict.writeFile({ bucket: 'attachments', key: 't1/server-side', stream: Readable.from([Buffer.alloc(4096)]) }), true)
   } finally {
     await cleanup()
+  }
+})
+
+test('lifecycle-bootstrap-warning: pikku validate warns about a start or dev script that runs neither pikku dev nor pikku serve, not when it hands off with npm run or the project depends on @pikku/express, and not with lint.customServerBootstrap off', async () => {
+  const { runBootstrapChecks } = await import('../../node_modules/@pikku/cli/dist/src/functions/validate/bootstrap-checks.js')
+  const root = runTempDir('lifecycle-bootstrap')
+  try {
+    const severities = async (pkg: object, config: object | null = null) =>
+      ((await runBootstrapChecks(root, pkg, config)) as { severity: string }[]).map((finding) => finding.severity)
+    assert.deepEqual(await severities({ scripts: { start: 'node dist/start.js' } }), ['warn'])
+    assert.deepEqual(await severities({ scripts: { dev: 'tsx watch src/start.ts' } }), ['warn'])
+    assert.deepEqual(await severities({ scripts: { start: 'pikku serve', dev: 'pikku dev' } }), [])
+    assert.deepEqual(await severities({ scripts: { start: 'npm run serve' } }), [])
+    assert.deepEqual(await severities({ scripts: { start: 'node dist/start.js' }, dependencies: { '@pikku/express': '*' } }), [])
+    assert.deepEqual(await severities({ scripts: { start: 'node dist/start.js' } }, { lint: { customServerBootstrap: 'off' } }), [])
+  } finally {
+    await rm(root, { recursive: true, force: true })
   }
 })
 
