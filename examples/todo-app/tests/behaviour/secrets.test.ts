@@ -27,6 +27,7 @@ import { RedisSecretService, RedisSessionStore } from '@pikku/redis'
 import { Redis } from 'ioredis'
 import { sqliteDatabase, startRedis, type RunningService } from './harness/services.js'
 import { codes, inspectFiles } from './harness/inspector.js'
+import { compileScratch } from './harness/node-process.js'
 import type { Notifier } from '../../src/notifier.js'
 
 let app: SignedInApp
@@ -380,6 +381,32 @@ test('get-credential-no-user-null: a call with no session gets null from getCred
   await credentialsOf().delete('google-calendar', 'alice')
 })
 
+test('get-credential-queue-caller: in a queue job, getCredential reads the credentials of a pikkuUserId only when it is a claim signed by SignedQueueService; a plain id leaves the job with no caller', async () => {
+  const { runQueueJob, SignedQueueService } = await import('@pikku/core/queue')
+  const credentials = credentialsOf()
+  const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+  const cleanup = functions.get('purgeDoneTodos')
+  const read: unknown[] = []
+  process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
+  try {
+    await credentials.set('google-calendar', { accessToken: 'token-q' }, 'u-queue')
+    // The todo-cleanup worker's function, swapped for one that reports the credential its wire gives.
+    addFunction('purgeDoneTodos', { func: async (_services: unknown, _data: unknown, wire: any) => void read.push(await wire.getCredential('google-calendar')) } as never)
+    const claims: string[] = []
+    const recorder = { supportsResults: false, add: async (_q: string, _d: unknown, options?: { pikkuUserId?: string }) => (claims.push(options!.pikkuUserId!), 'rec'), getJob: async () => null }
+    await new SignedQueueService(recorder as never, app.services.secrets, app.services.logger).add('todo-cleanup', { ownerId: 'u-queue' }, { pikkuUserId: 'u-queue' })
+    const job = (id: string, pikkuUserId: string) =>
+      runQueueJob({ job: { id, queueName: 'todo-cleanup', data: { ownerId: 'u-queue' }, status: () => 'active', pikkuUserId } as never })
+    await job('credential-plain-id', 'u-queue')
+    await job('credential-signed-id', claims[0]!)
+    assert.deepEqual(read, [null, { accessToken: 'token-q' }])
+  } finally {
+    functions.set('purgeDoneTodos', cleanup)
+    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
+    await credentials.delete('google-calendar', 'u-queue')
+  }
+})
+
 test('get-credential-no-service-null: with no credentialService in the services, getCredential of a signed-in caller resolves null', async () => {
   registerProbe('readCredentialNoService', {
     func: async (_s: unknown, _d: unknown, wire: any) => ({ calendar: await wire.getCredential('google-calendar') }),
@@ -427,6 +454,30 @@ test('get-credential-platform-value-null: a value stored with no user id, the pl
   } finally {
     await credentialsOf().delete('company-slack')
   }
+})
+
+test('get-credential-untyped: the function types of #pikku/function type the wire\'s credentials as Record<string, unknown>, so getCredential of a declared name resolves to unknown, while TypedCredentialService.get resolves to its CredentialsMap entry', async () => {
+  const probe = [
+    "import { pikkuFunc } from '#pikku/function'",
+    "import type { CredentialsMap } from '#pikku/credentials'",
+    'export const probe = pikkuFunc<void, void>({',
+    '  func: async (_services, _data, { getCredential }) => {',
+    "    const value = await getCredential?.('google-calendar')",
+    "    const typed: CredentialsMap['google-calendar'] | null | undefined = value",
+    '    const anything: unknown = value',
+    '    void typed, anything',
+    '  },',
+    '})',
+    // TypedCredentialService is typed with the map: its get of the same name is not unknown.
+    "import { TypedCredentialService } from '#pikku/credentials'",
+    "export const typedRead = async (service: TypedCredentialService) => { const n: number = await service.get('google-calendar'); void n }",
+  ].join('\n')
+  const { code, output } = await compileScratch('credential-types', { 'probe.ts': probe }, { appConfig: true })
+  const probeErrors = [...output.matchAll(/\bprobe\.ts\((\d+),\d+\): error (TS\d+): ([^\n]*)/g)].map(([, line, tsCode, message]) => `${line} ${tsCode} ${message}`)
+  assert.equal(probeErrors.length, 2, output)
+  assert.match(probeErrors[0]!, /^6 TS2322 Type 'unknown' is not assignable to type /)
+  assert.match(probeErrors[1]!, /^12 TS2322 Type '\{ accessToken: string; \} \| null' is not assignable to type 'number'/)
+  assert.notEqual(code, 0)
 })
 
 test('set-credential-not-stored: wire.setCredential puts a value on this call only, without storing it', async () => {
