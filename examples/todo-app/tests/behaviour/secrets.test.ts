@@ -756,7 +756,7 @@ test('missing-service-error-500: MissingServiceError is registered with status 5
  * credentialOAuth plugin for one OAuth2 credential whose token URL is a local server that counts its calls,
  * one signed-up user, and that user's session cookie.
  */
-const credentialOAuthApp = async (options: { errorURL?: string } = {}) => {
+const credentialOAuthApp = async (options: { errorURL?: string; providers?: unknown[] } = {}) => {
   const { createServer } = await import('node:http')
   const tokenRequests: string[] = []
   const tokenServer = createServer((req, res) => {
@@ -778,7 +778,7 @@ const credentialOAuthApp = async (options: { errorURL?: string } = {}) => {
     ...(options.errorURL ? { onAPIError: { errorURL: options.errorURL } } : {}),
     plugins: [
       credentialOAuth({
-        config: [
+        config: (options.providers as never) ?? [
           {
             providerId: 'google-calendar',
             clientId: 'client-id',
@@ -1088,6 +1088,53 @@ test('credential-oauth-link-unknown-404: linking a providerId that the plugin ha
     )
     assert.equal(link.status, 404)
     assert.equal(((await link.json()) as { message: string }).message, "No OAuth2 credential named 'no-such-credential' is declared")
+  } finally {
+    stop()
+  }
+})
+
+test('credential-oauth-endpoints: the plugin\'s POST /credential-oauth/link refuses a caller with no session and answers a signed-in one with the provider\'s authorization URL; the provider comes back to /credential-oauth/callback/:providerId', async () => {
+  const { auth, cookies, stop } = await credentialOAuthApp()
+  try {
+    const link = (cookie: string[]) =>
+      auth.handler(
+        new Request('http://localhost:3000/api/auth/credential-oauth/link', {
+          method: 'POST',
+          headers: { cookie: cookie.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
+          body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings' }),
+        }),
+      )
+    assert.equal((await link([])).status, 401)
+    const signedIn = await link(cookies)
+    assert.equal(signedIn.status, 200)
+    const url = new URL(((await signedIn.json()) as { url: string }).url)
+    assert.equal(`${url.origin}${url.pathname}`, 'https://provider.example/authorize')
+    // The callback route exists: an unknown state is sent to the error page, not answered 404.
+    const callback = await auth.handler(new Request('http://localhost:3000/api/auth/credential-oauth/callback/google-calendar?code=c&state=unknown'))
+    assert.equal(callback.status, 302)
+    assert.match(callback.headers.get('location') ?? '', /error=/)
+  } finally {
+    stop()
+  }
+})
+
+test('credential-oauth-link-skipped-404: a credential that credentialOAuthProviders skipped for an unset app secret answers the link with the same 404 as an undeclared one', async () => {
+  const { credentialOAuthProviders } = await import('@pikku/better-auth')
+  const configs = {
+    'google-calendar': { appCredentialSecretId: 'OAUTH_APP', authorizationUrl: 'https://a.example.com/', tokenUrl: 'https://a.example.com/token', scopes: ['read'] },
+  } as never
+  const providers = await credentialOAuthProviders(configs, secretsFrom({}) as never, { warn: () => {} })
+  const { auth, cookies, stop } = await credentialOAuthApp({ providers })
+  try {
+    const link = await auth.handler(
+      new Request('http://localhost:3000/api/auth/credential-oauth/link', {
+        method: 'POST',
+        headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
+        body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings' }),
+      }),
+    )
+    assert.equal(link.status, 404)
+    assert.equal(((await link.json()) as { message: string }).message, "No OAuth2 credential named 'google-calendar' is declared")
   } finally {
     stop()
   }
