@@ -27,6 +27,7 @@ import { startSignedInApp, type SignedInApp } from './harness/core-app.js'
 import { captureConsole, registerProbe, withProbeRoute } from './harness/core-probes.js'
 import { runTempDir } from './harness/temp.js'
 import { directUpgrade } from './harness/channel-direct.js'
+import { compileScratch } from './harness/node-process.js'
 import { removeListenerGateways, setAsideGlobalMiddleware } from './harness/gateways.js'
 
 let app: SignedInApp
@@ -143,6 +144,19 @@ test('factory-adds-lazy-auth: once pikkuBetterAuth is declared, pikkuServices re
     pikkuState(null, 'package', 'authFactory', null as never)
     restoreAppSingletons()
   }
+})
+
+test('factory-result-partial: a pikkuServices factory that returns none of the app\'s required services compiles strictly, and what it builds simply lacks them', async () => {
+  const probe = [
+    "import { pikkuServices } from '#pikku/setup'",
+    'export const createEmptyServices = pikkuServices(async () => ({}))',
+  ].join('\n')
+  const { code, output } = await compileScratch('services-partial', { 'probe.ts': probe }, { appConfig: true })
+  assert.deepEqual([...output.matchAll(/\bprobe\.ts\(\d+,\d+\): error TS\d+/g)].map(([m]) => m), [], output)
+  assert.equal(code, 0, output)
+  const services = await pikkuServices(async () => ({}) as never)(await createConfig(), {})
+  restoreAppSingletons()
+  assert.equal((services as { todoStore?: unknown }).todoStore, undefined)
 })
 
 test('factory-registers-singletons: each createSingletonServices call registers its result as the process singletons, last call wins', async () => {
