@@ -177,6 +177,15 @@ test('always-required-services: config, logger, variables, schema and secrets ar
   assert.equal(requiredSingletonServices.content, false)
 })
 
+test('default-and-forced-required: with no function using any service, the manifest marks config, logger, variables, schema and secrets true, and forceRequiredServices adds another', async () => {
+  const { serializeServicesMap } = await import('../../node_modules/@pikku/cli/dist/src/functions/wirings/functions/pikku-command-services.js')
+  const all = ['config', 'logger', 'variables', 'schema', 'secrets', 'mailer']
+  const manifest = (force: string[]) => serializeServicesMap(all, [], new Set(), force, './services.js', './services.js') as string
+  for (const name of all.slice(0, 5)) assert.match(manifest([]), new RegExp(`'${name}': true`), name)
+  assert.match(manifest([]), /'mailer': false/)
+  assert.match(manifest(['mailer']), /'mailer': true/)
+})
+
 test('feature-marked-services: the app\'s manifest marks workflowRunService, scopeService and eventHub required, though no function file names the first two', async () => {
   assert.equal(requiredSingletonServices.workflowRunService, true)
   assert.equal(requiredSingletonServices.scopeService, true)
