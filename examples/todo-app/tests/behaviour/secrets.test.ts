@@ -381,7 +381,7 @@ test('get-credential-no-user-null: a call with no session gets null from getCred
   await credentialsOf().delete('google-calendar', 'alice')
 })
 
-test('get-credential-queue-caller: in a queue job, getCredential reads the credentials of a pikkuUserId only when it is a claim signed by SignedQueueService; a plain id leaves the job with no caller', async () => {
+test('get-credential-queue-caller: in a queue job, getCredential reads the credentials of a pikkuUserId only when it is a claim signed by SignedQueueService that verifies; a plain id, or a signed claim that does not verify for the job it arrives on, leaves the job with no caller', async () => {
   const { runQueueJob, SignedQueueService } = await import('@pikku/core/queue')
   const credentials = credentialsOf()
   const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
@@ -399,7 +399,9 @@ test('get-credential-queue-caller: in a queue job, getCredential reads the crede
       runQueueJob({ job: { id, queueName: 'todo-cleanup', data: { ownerId: 'u-queue' }, status: () => 'active', pikkuUserId } as never })
     await job('credential-plain-id', 'u-queue')
     await job('credential-signed-id', claims[0]!)
-    assert.deepEqual(read, [null, { accessToken: 'token-q' }])
+    // The same signed claim on a job whose data differs from what was signed does not verify.
+    await runQueueJob({ job: { id: 'credential-unverified-id', queueName: 'todo-cleanup', data: { ownerId: 'u-other' }, status: () => 'active', pikkuUserId: claims[0]! } as never })
+    assert.deepEqual(read, [null, { accessToken: 'token-q' }, null])
   } finally {
     functions.set('purgeDoneTodos', cleanup)
     delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
