@@ -802,6 +802,21 @@ const credentialOAuthApp = async (options: { errorURL?: string; providers?: unkn
   return { auth, db, user, cookies, tokenRequests, stop: () => tokenServer.close() }
 }
 
+/** The plugin's POST /credential-oauth/link for `providerId`, sent with `cookies` (and `extra` in the body); its answer. */
+const requestLink = (
+  auth: { handler: (request: Request) => Promise<Response> },
+  cookies: string[],
+  providerId = 'google-calendar',
+  extra: Record<string, string> = {},
+) =>
+  auth.handler(
+    new Request('http://localhost:3000/api/auth/credential-oauth/link', {
+      method: 'POST',
+      headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
+      body: JSON.stringify({ providerId, callbackURL: '/settings', ...extra }),
+    }),
+  )
+
 /**
  * Asks to link google-calendar (with `extra` in the request body), then comes back to the callback with a code, as
  * the provider does after a granted consent; the callback's answer.
@@ -811,13 +826,7 @@ const linkAndCallBack = async (
   cookies: string[],
   extra: Record<string, string> = {},
 ) => {
-  const link = await auth.handler(
-    new Request('http://localhost:3000/api/auth/credential-oauth/link', {
-      method: 'POST',
-      headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
-      body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings', ...extra }),
-    }),
-  )
+  const link = await requestLink(auth, cookies, 'google-calendar', extra)
   assert.equal(link.status, 200)
   const state = new URL(((await link.json()) as { url: string }).url).searchParams.get('state')
   const stateCookies = link.headers.getSetCookie().map((c) => c.split(';')[0])
@@ -1081,13 +1090,7 @@ test('better-auth-credential-owner: BetterAuthCredentialService refuses set of a
 test('credential-oauth-link-unknown-404: linking a providerId that the plugin has no provider for answers 404 "No OAuth2 credential named \'…\' is declared"', async () => {
   const { auth, cookies, stop } = await credentialOAuthApp()
   try {
-    const link = await auth.handler(
-      new Request('http://localhost:3000/api/auth/credential-oauth/link', {
-        method: 'POST',
-        headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
-        body: JSON.stringify({ providerId: 'no-such-credential', callbackURL: '/settings' }),
-      }),
-    )
+    const link = await requestLink(auth, cookies, 'no-such-credential')
     assert.equal(link.status, 404)
     assert.equal(((await link.json()) as { message: string }).message, "No OAuth2 credential named 'no-such-credential' is declared")
   } finally {
@@ -1098,14 +1101,7 @@ test('credential-oauth-link-unknown-404: linking a providerId that the plugin ha
 test('credential-oauth-endpoints: the plugin\'s POST /credential-oauth/link refuses a caller with no session and answers a signed-in one with the provider\'s authorization URL; the provider comes back to /credential-oauth/callback/:providerId', async () => {
   const { auth, cookies, stop } = await credentialOAuthApp()
   try {
-    const link = (cookie: string[]) =>
-      auth.handler(
-        new Request('http://localhost:3000/api/auth/credential-oauth/link', {
-          method: 'POST',
-          headers: { cookie: cookie.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
-          body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings' }),
-        }),
-      )
+    const link = (cookie: string[]) => requestLink(auth, cookie)
     assert.equal((await link([])).status, 401)
     const signedIn = await link(cookies)
     assert.equal(signedIn.status, 200)
@@ -1128,13 +1124,7 @@ test('credential-oauth-link-skipped-404: a credential that credentialOAuthProvid
   const providers = await credentialOAuthProviders(configs, secretsFrom({}) as never, { warn: () => {} })
   const { auth, cookies, stop } = await credentialOAuthApp({ providers })
   try {
-    const link = await auth.handler(
-      new Request('http://localhost:3000/api/auth/credential-oauth/link', {
-        method: 'POST',
-        headers: { cookie: cookies.join('; '), 'content-type': 'application/json', origin: 'http://localhost:3000' },
-        body: JSON.stringify({ providerId: 'google-calendar', callbackURL: '/settings' }),
-      }),
-    )
+    const link = await requestLink(auth, cookies)
     assert.equal(link.status, 404)
     assert.equal(((await link.json()) as { message: string }).message, "No OAuth2 credential named 'google-calendar' is declared")
   } finally {
