@@ -481,16 +481,7 @@ test('resource-updated-http-dropped: sendResourceUpdated from a tool reaches a c
 test('http-stateless: connectHTTP answers 404 off its path and issues no MCP session id', async () => {
   const offPath = await fetch(mcp.url.replace(/\/mcp$/, '/other'), { method: 'POST' })
   assert.equal(offPath.status, 404)
-  const initialize = await fetch(mcp.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  })
+  const initialize = await fetch(mcp.url, initializeInit())
   assert.equal(initialize.status, 200)
   assert.equal(initialize.headers.get('mcp-session-id'), null)
   await initialize.body?.cancel()
