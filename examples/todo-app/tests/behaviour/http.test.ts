@@ -315,6 +315,19 @@ test('core-reader-coerced-compare: core\'s reader compares a key sent twice afte
   await assert.rejects(read('', { id: 43 }), errors.UnprocessableContentError)
 })
 
+test('inherited-key-conflict-422: a key named after an inherited object member, such as toString or valueOf, fails as a conflicting value from one source only, on Express and in core\'s reader', async () => {
+  const response = await fetch(`${app.url}/todos?toString=1`, { headers: alice })
+  assert.equal(response.status, 422)
+  const body = await response.json()
+  assert.equal(body.name, 'UnprocessableContentError')
+  assert.match(body.message, /^Conflicting values for key "toString"/)
+  // Core's reader, as Cloudflare and Lambda use it: one query key, no path params and no body.
+  const request = new PikkuFetchHTTPRequest(new Request('http://localhost/probe?valueOf=1'))
+  await assert.rejects(request.data(), (e: unknown) => e instanceof errors.UnprocessableContentError && /^Conflicting values for key "valueOf"/.test(e.message))
+  // An ordinary key from the same single source is accepted.
+  assert.deepEqual(await new PikkuFetchHTTPRequest(new Request('http://localhost/probe?title=1')).data(), { title: '1' })
+})
+
 test('reserved-keys-express: on Express a body key "constructor" fails as a conflicting value, and "prototype" is kept and refused by the schema as an unknown key', async () => {
   const post = (body: Record<string, unknown>) =>
     fetch(`${app.url}/todos`, { method: 'POST', headers: { ...alice, ...json }, body: JSON.stringify(body) })
