@@ -896,3 +896,22 @@ test('pku574-global-and-inline-gates: an exposed sessionless function gated only
   }
   assert.deepEqual(warned, { inline: ['PKU574 warn'], global: ['PKU574 warn'], named: [], auth: [] })
 })
+
+test('middleware-guard-pku410: a middleware or a permission that takes its services or its wire as one named parameter is recorded with PKU410 or PKU411, as a function is; destructured or underscore-named parameters are not', async () => {
+  const { state } = await inspectFiles('guards-pku410', {
+    'probe.ts': [
+      "import { pikkuMiddleware, pikkuPermission } from '@pikku/core'",
+      'export const wholeMw = pikkuMiddleware(async (services, wire, next) => { services.logger.info(String(wire)); await next() })',
+      'export const wholeGuard = pikkuPermission(async (services, _data, wire) => { services.logger.info(String(wire)); return true })',
+      'export const okMw = pikkuMiddleware(async ({ logger }, _wire, next) => { logger.info("x"); await next() })',
+      'export const okGuard = pikkuPermission(async (_services, _data, { session }) => Boolean(session))',
+    ].join('\n'),
+  })
+  const found = (state.diagnostics as Array<{ code: string; message: string }>).map((d) => `${d.code} ${d.message.split(' ').slice(0, 2).join(' ')}`)
+  assert.deepEqual(found.sort(), [
+    "PKU410 Middleware 'wholeMw'",
+    "PKU410 Permission 'wholeGuard'",
+    "PKU411 Middleware 'wholeMw'",
+    "PKU411 Permission 'wholeGuard'",
+  ])
+})
