@@ -915,3 +915,16 @@ test('middleware-guard-pku410: a middleware or a permission that takes its servi
     "PKU411 Permission 'wholeGuard'",
   ])
 })
+
+test('global-middleware-literal-only: the inspector records an addGlobalMiddleware call, and the file it is in, only when its list is an array literal; a call given a variable leaves no global entry and no file for the bootstrap to import', async () => {
+  const mw = "import { pikkuMiddleware, addGlobalMiddleware } from '@pikku/core'\nexport const mw = pikkuMiddleware(async (_s, _w, next) => { await next() })\n"
+  const { state } = await inspectFiles('guards-global-literal', {
+    'literal.ts': mw + 'addGlobalMiddleware([mw])\n',
+    'variable.ts': mw.replace('export const mw', 'export const other') + 'const list = [other]\naddGlobalMiddleware(list)\n',
+  })
+  const globals = Object.entries((state as any).middleware.instances as Record<string, { sourceFile: string }>)
+    .filter(([id]) => id.startsWith('global:'))
+    .map(([, instance]) => instance.sourceFile.split('/').pop())
+  assert.deepEqual(globals, ['literal.ts'])
+  assert.deepEqual([...(state as any).http.files].map((file: string) => file.split('/').pop()), ['literal.ts'])
+})
