@@ -576,6 +576,23 @@ test('custom-error-registered-message: TodoLimitReachedError thrown without a me
   })
 })
 
+test('error-lookup-by-name: an unregistered class that does not extend a registered one, but has the name of one, answers with that class\'s status; another unregistered class answers 500', async () => {
+  const { fetch: pikkuFetch } = await import('@pikku/core/http')
+  const registry = pikkuState(null, 'misc', 'errors') as Map<unknown, unknown>
+  class ConflictError extends Error {}
+  class TitleClashError extends Error {}
+  let toThrow: () => Error = () => new ConflictError('Same title twice')
+  await withProbeRoute('probeErrorByName', '/probe-error-by-name', { func: async () => { throw toThrow() } }, {}, async () => {
+    assert.equal(registry.has(ConflictError), false)
+    const byName = await pikkuFetch(new Request('http://localhost/probe-error-by-name'), { exposeErrors: false })
+    assert.equal(byName.status, 409)
+    assert.equal((await byName.json()).message, 'Same title twice')
+    toThrow = () => new TitleClashError('Same title twice')
+    const unnamed = await pikkuFetch(new Request('http://localhost/probe-error-by-name'), { exposeErrors: false })
+    assert.equal(unnamed.status, 500)
+  })
+})
+
 test('errors-field-metadata-only: a function\'s errors list is recorded in the verbose metadata only, and an error it does not list still answers with its own status', async () => {
   const { fetch: pikkuFetch } = await import('@pikku/core/http')
   const { readFileSync } = await import('node:fs')
