@@ -5,6 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { codes, inspectFiles } from './harness/inspector.js'
+import { compileScratch } from './harness/node-process.js'
 
 test('list-func-recorded-sessionless: only pikkuFunc is recorded as needing a session; pikkuListFunc, pikkuSessionlessFunc and pikkuVoidFunc are recorded as sessionless', async () => {
   const { state } = await inspectFiles('functions-sessionless', {
@@ -70,4 +71,18 @@ test('function-name-clash-pku851: two functions exported under the same name fro
   const two = await inspectFiles('functions-pku851-two', { 'a.functions.ts': fn, 'b.functions.ts': fn })
   assert.deepEqual(codes(one.reported), [])
   assert.deepEqual(codes(two.reported), ['PKU851 critical'])
+})
+
+test('scopes-by-factory: pikkuListFunc accepts scopes, like pikkuFunc; pikkuSessionlessFunc and pikkuVoidFunc refuse them at compile time', async () => {
+  const probe = [
+    "import { pikkuFunc, pikkuListFunc, pikkuSessionlessFunc, pikkuVoidFunc } from '#pikku/function'",
+    "export const mine = pikkuFunc<void, string>({ scopes: ['todos:export'], func: async () => 'x' })",
+    "export const listed = pikkuListFunc<{}, string>({ scopes: ['todos:export'], func: async () => ({ rows: [] }) as never })",
+    "export const open = pikkuSessionlessFunc<void, string>({ scopes: ['todos:export'], func: async () => 'x' })",
+    "export const tick = pikkuVoidFunc({ scopes: ['todos:export'], func: async () => {} })",
+  ].join('\n')
+  const { code, output } = await compileScratch('functions-scopes', { 'probe.ts': probe }, { appConfig: true })
+  const lines = [...output.matchAll(/\bprobe\.ts\((\d+),\d+\): error (TS\d+)/g)].map(([, line, tsCode]) => `${line} ${tsCode}`)
+  assert.deepEqual(lines, ['4 TS2353', '5 TS2353'], output)
+  assert.notEqual(code, 0)
 })
