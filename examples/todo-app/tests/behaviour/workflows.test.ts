@@ -1259,6 +1259,37 @@ test('graph-onerror-node-is-entry: the inspector makes a node that only onError 
   })
 })
 
+test('graph-object-input-dropped: the inspector records a node input only from an arrow function, so an input written as a plain object is dropped and the node is called as if it had none', async () => {
+  const { inspectFiles } = await import('./harness/inspector.js')
+  const file = [
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    "import { pikkuWorkflowGraph } from '#pikku/workflow'",
+    'export const probe = pikkuSessionlessFunc<{ label?: string }, { ok: boolean }>({ func: async () => ({ ok: true }) })',
+    'export const objectInputGraph = pikkuWorkflowGraph({',
+    "  nodes: { first: 'probe', second: 'probe' },",
+    "  config: { first: { input: { label: 'fixed' }, next: 'second' }, second: { input: () => ({ label: 'fixed' }) } },",
+    '})',
+  ].join('\n')
+  const { state } = await inspectFiles('graph-object-input', { 'probe.graph.ts': file })
+  const graphs = state.workflows.graphMeta as Record<string, any>
+  const meta = Object.values(graphs).find((graph: any) => graph.nodes?.first)
+  assert.deepEqual([meta.nodes.first.input, meta.nodes.second.input], [{}, { label: 'fixed' }])
+  // Run with the generated nodes, each pointed at health (wrapped to record its input): the entry node gets the run's input.
+  const calls: unknown[] = []
+  const record = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
+    calls.push(data)
+    return original(services, {}, wire)
+  }
+  await withWrappedFunction('health', record, async () => {
+    const nodes = Object.fromEntries(Object.entries(meta.nodes as Record<string, any>).map(([id, node]) => [id, { ...node, rpcName: 'health' }]))
+    await withTestGraph('objectInputGraph', nodes, meta.entryNodeIds, async () => {
+      const { runId } = await services.workflowService.startWorkflow('objectInputGraph', { from: 'run' }, { type: 'test' }, rpcFor(services))
+      assert.equal((await services.workflowService.getRun(runId)).status, 'completed')
+      assert.deepEqual(calls, [{ from: 'run' }, { label: 'fixed' }])
+    })
+  })
+})
+
 test('graph-inline-node-called-once: inline, a failing node is called once whatever its retries, which are recorded; its onError nodes get { error: { message } }, and with retries unset the run fails with "failed after exhausting retries"; the same with a queue service when the run is started inline', async () => {
   const calls: unknown[] = []
   // health is wrapped for this test only: it records each input and throws when asked to.
