@@ -1290,6 +1290,31 @@ test('graph-object-input-dropped: the inspector records a node input only from a
   })
 })
 
+test('graph-if-next-not-evaluated: a next written as { if, then, else }, which the generated type accepts, is recorded as a branch record keyed if, then and else, so a run refuses to start when the if value is not a node id', async () => {
+  const { inspectFiles } = await import('./harness/inspector.js')
+  const file = [
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    "import { pikkuWorkflowGraph } from '#pikku/workflow'",
+    'export const probe = pikkuSessionlessFunc<{}, { ok: boolean }>({ func: async () => ({ ok: true }) })',
+    'export const ifNextGraph = pikkuWorkflowGraph({',
+    "  nodes: { check: 'probe', yes: 'probe', no: 'probe' },",
+    "  config: { check: { next: { if: 'ok', then: 'yes', else: 'no' } } },",
+    '})',
+  ].join('\n')
+  const { state } = await inspectFiles('graph-if-next', { 'probe.graph.ts': file })
+  const graphs = state.workflows.graphMeta as Record<string, any>
+  const meta = Object.values(graphs).find((graph: any) => graph.nodes?.check)
+  assert.deepEqual(meta.nodes.check.next, { if: 'ok', then: 'yes', else: 'no' })
+  assert.deepEqual(meta.entryNodeIds, ['check'])
+  const nodes = Object.fromEntries(Object.entries(meta.nodes as Record<string, any>).map(([id, node]) => [id, { ...node, rpcName: 'health' }]))
+  await withTestGraph('ifNextGraph', nodes, meta.entryNodeIds, async () => {
+    await assert.rejects(
+      services.workflowService.startWorkflow('ifNextGraph', {}, { type: 'test' }, rpcFor(services)),
+      { message: "Workflow graph 'ifNextGraph': node 'check' routes to unknown node 'ok'" },
+    )
+  })
+})
+
 test('graph-inline-node-called-once: inline, a failing node is called once whatever its retries, which are recorded; its onError nodes get { error: { message } }, and with retries unset the run fails with "failed after exhausting retries"; the same with a queue service when the run is started inline', async () => {
   const calls: unknown[] = []
   // health is wrapped for this test only: it records each input and throws when asked to.
