@@ -337,6 +337,26 @@ test('step-retries-zero-one-call: with retries 0 or 1 a failing step is called o
   }
 })
 
+test('step-retry-delay-not-a-duration: with a retryDelay string that is not a duration, the first failure of an in-process step fails the run with "Invalid duration format" instead of retrying it', async () => {
+  let calls = 0
+  const flaky: RegisteredFunc = async () => {
+    calls++
+    throw new Error('printer jammed')
+  }
+  const body = async (_services: any, _input: any, { workflow }: any) => {
+    await workflow.do('Print the label', 'flakyPrintProbe', {}, { retries: 3, retryDelay: '30 seconds' })
+    return { printed: true }
+  }
+  await withProbeWorkflow('retryDelayProbe', body, async (name) => {
+    const { runId, rejected } = await startProbe(name)
+    assert.match(rejected ?? '', /^Invalid duration format: 30 seconds\./)
+    assert.equal(calls, 1)
+    const run = await services.workflowService.getRun(runId)
+    assert.equal(run.status, 'failed')
+    assert.match(run.error.message, /^Invalid duration format: 30 seconds\./)
+  }, { flakyPrintProbe: { func: flaky } })
+})
+
 test('step-onerror-inline-not-called: a step retried in the process running the body fails the run without calling its onError function', async () => {
   let compensated = 0
   await withProbeWorkflow(
