@@ -844,6 +844,42 @@ test('run-to-completion-sleep-holds: on the in-memory store runToCompletion of a
   }
 })
 
+test('approval-expiry-wake-needs-queue: reaching an approval with an expiry puts a delayed wake-up on the orchestrator queue; without a queue service that only logs a warning and the run stays suspended past its expiry', async () => {
+  const { z } = await import('zod')
+  const reason = 'Approve within the hour'
+  await withProbeWorkflow(
+    'approvalExpiryProbe',
+    async (_services, _input, { workflow }) => workflow.approval(reason, { schema: z.object({ ok: z.boolean() }), expiry: 50 }),
+    async (name) => {
+      const wf = services.workflowService
+      const warnings: string[] = []
+      const realWarn = services.logger.warn
+      services.logger.warn = (message: string) => { warnings.push(String(message)) }
+      try {
+        // No queue service: the wake-up cannot be queued, so it is only logged.
+        const { runId } = await startProbe(name)
+        assert.deepEqual(warnings.filter((w) => w.startsWith('Failed to schedule approval expiry wake')), [
+          `Failed to schedule approval expiry wake for run ${runId}; expiry will still resolve on the next replay`,
+        ])
+        const [record] = Object.values(await wf.getRunState(runId)) as any[]
+        await waitFor(async () => Date.now(), (now) => now > Date.parse(record.expiresAt))
+        assert.equal((await wf.getRun(runId)).status, 'suspended')
+        // With a queue service, the same gate queues the run's orchestrator job with the expiry as its delay.
+        const jobs: any[] = []
+        services.queueService = { add: async (queue: string, data: unknown, options: any) => { jobs.push({ queue, data, delay: options?.delay }); return 'job' } }
+        try {
+          const queued = await services.workflowService.startWorkflow(name, {}, { type: 'test' }, rpcFor(services), { inline: true })
+          assert.deepEqual(jobs, [{ queue: 'pikku-workflow-orchestrator', data: { runId: queued.runId }, delay: 50 }])
+        } finally {
+          delete services.queueService
+        }
+      } finally {
+        services.logger.warn = realWarn
+      }
+    },
+  )
+})
+
 test('approval-decision-then-resume: a decision is stored before the resume throws without a queue service; a decision failing the schema closes the gate again; the owner policy refuses another user with 403 at the gate; a settled gate answers 409', async () => {
   const { z } = await import('zod')
   const { getErrorResponse } = await errorStatuses()
