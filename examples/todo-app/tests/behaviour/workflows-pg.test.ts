@@ -228,3 +228,28 @@ test('pg-falsy-output-dropped: a run that completes with false, 0 or an empty st
   await wf.setStepResult(step.stepId, false)
   assert.equal((await wf.getStepState(runId, 'Check')).result, false)
 })
+
+test('pg-lock-hold-timeout-run-not-failed: with maxLockHoldMs, a run job whose body holds the run lock too long rejects with RunLockHoldTimeoutError while the run stays running, and the abandoned body goes on to complete the run', async () => {
+  const { RunLockHoldTimeoutError } = await import('@pikku/kysely-postgres')
+  const { pikkuState } = await import('@pikku/core/state')
+  const { rpcFor } = await import('./harness/workflows.js')
+  // A second service on the same database, as another worker would have it; wireQueues off, so it adds no queue workers.
+  const wf = new PgKyselyWorkflowService(database.kysely, { maxLockHoldMs: 100, wireQueues: false } as never)
+  const graphHash = (pikkuState(null, 'workflows', 'meta') as Record<string, any>).todoReminderWorkflow.graphHash
+  const realGet = services.todoStore.get
+  let release = () => {}
+  const released = new Promise<void>((resolve) => { release = resolve })
+  // The first step's todoStore.get waits until released, then finds no to-do, so the run ends 'closed'.
+  services.todoStore.get = async () => { await released; return undefined }
+  try {
+    const runId = await wf.createRun('todoReminderWorkflow', { todoId: 'held-todo' }, false, graphHash, { type: 'test' })
+    await assert.rejects(wf.runWorkflowJob(runId, rpcFor(services)), (error: unknown) => error instanceof RunLockHoldTimeoutError)
+    assert.equal((await wf.getRun(runId))?.status, 'running')
+    release()
+    const run = await waitFor(() => wf.getRun(runId), (r) => r?.status === 'completed')
+    assert.deepEqual(run?.output, { outcome: 'closed' })
+  } finally {
+    release()
+    services.todoStore.get = realGet
+  }
+})
