@@ -1212,6 +1212,26 @@ test('upgrade-skip-user-session-ignored: skipUserSession: true changes nothing, 
   await handler!.close()
 })
 
+test('upgrade-route-without-request: given a route and no request, runLocalChannel opens the channel with no session and no opening data; an unknown route resolves with nothing and writes nothing to the response, which still says 200', async () => {
+  const response = new PikkuFetchHTTPResponse()
+  const handler = await runLocalChannel({ channelId: randomUUID(), route: '/todos/live', response })
+  assert.ok(handler)
+  const sent: unknown[] = []
+  handler.registerOnSend((message) => void sent.push(message))
+  try {
+    await handler.open()
+    assert.deepEqual(sent, [{ signedIn: false }])
+    assert.equal(handler.getChannel().openingData, undefined)
+  } finally {
+    await handler.close()
+  }
+  const missing = new PikkuFetchHTTPResponse()
+  assert.equal(await runLocalChannel({ channelId: randomUUID(), route: '/no-such-channel', response: missing }), undefined)
+  assert.equal(missing.statusCode, 200)
+  // The same unknown path handed over as a request is answered with 404.
+  assert.equal((await directUpgrade('/no-such-channel')).response.statusCode, 404)
+})
+
 test('upgrade-respond-with-404-option: respondWith404 defaults to true, which writes 404 for an unknown path; with false the runner writes nothing and the response still says 200', async () => {
   const byDefault = await directUpgrade('/no-such-channel')
   assert.equal(byDefault.response.statusCode, 404)
