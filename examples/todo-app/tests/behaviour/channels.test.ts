@@ -27,6 +27,10 @@ import { addGlobalMiddleware, addTagMiddleware, authBearer } from '@pikku/core/m
 import { httpRouter } from '@pikku/core/http'
 import { defineChannelRoutes, pikkuChannelFunc } from '#pikku/channel'
 import { inspectFiles, codes } from './harness/inspector.js'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { runTempDir } from './harness/temp.js'
+import { APP_DIR, compileScratch } from './harness/node-process.js'
 
 let app: RunningWsApp
 const open: RawClient[] = []
@@ -1675,6 +1679,27 @@ test('generated-client-no-reconnect: PikkuWebSocket only sets binaryType and onm
   live.getRoute('action')
   live.subscribe(() => {})
   assert.deepEqual(touched, ['set binaryType', 'set onmessage', 'get send'])
+})
+
+test('websocket-command-needs-channel-map: the pikku websocket command writes only the client file, which imports the channel map that the default pikku run writes; where that map was never written, the client fails to compile with TS2307', async () => {
+  const command = join(APP_DIR, 'node_modules', '@pikku', 'cli', 'dist', 'src', 'functions', 'runtimes', 'websocket', 'pikku-command-websocket-typed.js')
+  const { pikkuWebSocketTyped } = await import(command)
+  const dir = runTempDir('websocket-command')
+  try {
+    const websocketFile = join(dir, '.pikku', 'pikku-websocket.gen.ts')
+    const channelsMapDeclarationFile = join(dir, '.pikku', 'channel', 'pikku-channels-map.gen.d.ts')
+    const logger = new Proxy({}, { get: () => () => {} })
+    const config = { clientFiles: { websocketFile }, channelsMapDeclarationFile, packageMappings: {} }
+    await pikkuWebSocketTyped.func({ logger, config } as never, undefined as never, {} as never)
+    assert.deepEqual(readdirSync(join(dir, '.pikku'), { recursive: true }), ['pikku-websocket.gen.ts'])
+    const client = readFileSync(websocketFile, 'utf8')
+    assert.match(client, /from '\.\/channel\/pikku-channels-map\.gen\.d\.js'/)
+    const { code, output } = await compileScratch('websocket-command', { 'pikku-websocket.gen.ts': client })
+    assert.notEqual(code, 0)
+    assert.match(output, /error TS2307: Cannot find module '\.\/channel\/pikku-channels-map\.gen\.d\.js'/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('ws-drops-unheard-message: a ws server socket drops a message that arrives before it has a message listener', async () => {
