@@ -217,6 +217,17 @@ test('typed-secret-missing-list: getMissing lists every declared secret without 
   assert.ok(!missing.includes('JWT_SECRET'))
 })
 
+test('typed-secret-addon-not-listed: a secret an installed addon declares is in the sidecar, yet the typed service of the app neither lists it in getAllStatus nor in getMissing while it is unset', async () => {
+  // CHAT_WEBHOOK_URL is declared by the addon the app installs (addon-example/src/secrets.ts), not by the app itself.
+  assert.ok(Object.values(secretDefinitions).some((d: { secretId: string }) => d.secretId === 'CHAT_WEBHOOK_URL'))
+  const typed = new TypedSecretService(secretsFrom({}))
+  const status = (await typed.getAllStatus()).map((s) => s.secretId)
+  const missing = (await typed.getMissing()).map((s) => s.secretId)
+  assert.ok(missing.includes('REMINDER_EMAIL_API_KEY'))
+  assert.ok(!status.includes('CHAT_WEBHOOK_URL'))
+  assert.ok(!missing.includes('CHAT_WEBHOOK_URL'))
+})
+
 test('secrets-meta-sidecar: the leaf does not export the declarations; LocalMetaService over .pikku returns pikku-secrets-meta.gen.json from getSecretsMeta()', async () => {
   const { LocalMetaService } = await import('@pikku/core/services/local-meta')
   const leaf = await import('#pikku/secrets')
