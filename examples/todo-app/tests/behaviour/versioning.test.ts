@@ -99,6 +99,18 @@ test('inspector-version-names: a V<n> suffix matching the version is dropped, th
   assert.equal(state.rpc.internalMeta.getThing, 'getThing@v4')
 })
 
+test('override-version-name: an export whose name has no matching V<n> suffix takes the name given by override, so legacyThing with override getThing and version 1 becomes getThing@v1, next to the unversioned getThing as getThing@v2', async () => {
+  const { reported, state } = await inspectFiles('override-version', {
+    'things.ts': [
+      "import { pikkuSessionlessFunc } from '@pikku/core'",
+      "export const legacyThing = pikkuSessionlessFunc<{ id: string }, { a: string }>({ override: 'getThing', version: 1, func: async () => ({ a: 'x' }) })",
+      "export const getThing = pikkuSessionlessFunc<{ id: string }, { b: string }>({ func: async () => ({ b: 'y' }) })",
+    ].join('\n'),
+  })
+  assert.deepEqual(reported, [])
+  assert.deepEqual(Object.keys(state.functions.meta).sort(), ['getThing@v1', 'getThing@v2'])
+})
+
 test('versioned-name-runs-that-version: rpc.invoke("getTodo@v1") runs the version 1 contract', async () => {
   const result = await invoke('getTodo@v1')
   assert.deepEqual(Object.keys(result).sort(), ['done', 'title', 'todoId'])
