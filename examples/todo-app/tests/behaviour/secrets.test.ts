@@ -255,6 +255,11 @@ test('allowed-hosts-wildcard: a leading *. matches subdomains only, not the bare
   assert.throws(() => assertSecretAllowedForHost('K', 'https://example.com/', defs), SecretHostNotAllowedError)
 })
 
+test('allowed-hosts-no-definitions: with no declarations to compare with, as when the app has no metaService, every host passes, and with requireAllowedHosts every secret is refused, a declared one included', () => {
+  assertSecretAllowedForHost('REMINDER_EMAIL_API_KEY', 'https://evil.example.net/', undefined)
+  assert.throws(() => assertSecretAllowedForHost('REMINDER_EMAIL_API_KEY', 'https://api.mail.example.com/send', undefined, true), SecretHostNotAllowedError)
+})
+
 test('secret-host-error-plain: SecretHostNotAllowedError, exported from @pikku/core/services, is a plain Error with no status of its own', () => {
   const defs = secretDefinitions as never
   assert.throws(
