@@ -98,6 +98,30 @@ test('test-files-own-process: under node --test a function one test registers st
   }
 })
 
+test('conformance-secrets-need-kek: the secret service conformance suite assumes an encrypting store: run on core\'s LocalSecretService it passes the read and write cases and fails only the two rotateKEK cases', async () => {
+  const dir = await scratch()
+  try {
+    await writeFile(
+      join(dir, 'local-secrets.test.ts'),
+      [
+        "import { defineServiceTests } from '@pikku/core/testing'",
+        "import { LocalSecretService, LocalVariablesService } from '@pikku/core/services'",
+        '// One store for every factory call, as a database-backed service would be.',
+        'const shared = new LocalSecretService(new LocalVariablesService({}))',
+        "defineServiceTests({ name: 'LocalSecretService', services: { secretService: async () => shared } })",
+        '',
+      ].join('\n'),
+    )
+    const run = await runNode(['--import', 'tsx', '--test', '--test-reporter=tap', 'local-secrets.test.ts'], dir)
+    assert.notEqual(run.code, 0, run.output)
+    const failed = [...run.output.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1]).filter((name) => !name.startsWith('SecretService'))
+    assert.deepEqual(failed.sort(), ['rotateKEK re-wraps all secrets', 'rotateKEK throws without previousKey'])
+    assert.match(run.output, /^\s*ok \d+ - getSecret throws for missing key$/m)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
 test('scenario-browser-driver-hint: without @pikku/playwright the browser run refuses to start and suggests --no-browser, an option pikku scenario run does not have', async () => {
   // The CLI's own resolver, as `pikku scenario run --run browser` calls it, with the default driver, which this app lacks
   const { resolveScenarioBrowserProvider } = await import(
