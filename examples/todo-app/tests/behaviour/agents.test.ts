@@ -1007,6 +1007,17 @@ test('org-scope-no-session-403: an org-scoped agent without auth refuses a calle
   }
 })
 
+test('org-scope-before-auth: an org-scoped agent with auth: true refuses a caller with no session for the missing organization, not with "Authentication required"', async () => {
+  await withAgentFields(() => ({ sessionScope: 'org' }), async () => {
+    assert.equal(pikkuState(null, 'agent', 'agents').get('todoAssistant').auth, true)
+    await assert.rejects(rpcFor(services).agent.run('todoAssistant', { message: 'Hi', threadId: 'org-auth-no-session', resourceId: 'x' }), {
+      name: 'ForbiddenError',
+      message: 'This agent is org-scoped but the session has no organization',
+    })
+    assert.equal(model.calls.length, 0)
+  })
+})
+
 test('history-orphan-tool-result-working-memory: when lastMessages cuts between a stored tool call and its result, the result still reaches the model with working memory on; with it off, the history starts at the next user message', async () => {
   // todoAssistant keeps lastMessages: 12. One tool turn stores 4 messages and a plain turn 2 (history-counts-tool-messages),
   // so after one tool turn and five plain ones the last 12 stored messages start with the tool result.
