@@ -418,6 +418,34 @@ test('approval-resume-twice: a second answer through rpc.agent.resume fails with
   assert.equal(model.calls.length, 2)
 })
 
+test('resume-without-runner-takes-approval: without an agentRunner, approve fails before taking the request, but resume takes it first: the tool has not run, and the request can no longer be answered', async () => {
+  const todo = await newTodo('alice', 'Resumed without runner')
+  const { rpc, events } = channelRpc('alice')
+  model.answer({ toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] })
+  await rpc.agent.stream('todoAssistant', { message: 'Delete it', threadId: 'alice-resume-no-runner', resourceId: 'alice' })
+  const { runId, toolCallId } = approvalRequest(events).value
+  delete services.agentRunner
+  try {
+    await assert.rejects(rpc.agent.approve(runId, [{ toolCallId, approved: true }], 'todoAssistant'), { name: 'AIProviderNotConfiguredError' })
+    assert.deepEqual((await services.agentRunState.getRun(runId)).pendingApprovals.map((p: any) => p.toolCallId), [toolCallId])
+    await assert.rejects(rpc.agent.resume(runId, { toolCallId, approved: true }), { name: 'AIProviderNotConfiguredError' })
+  } finally {
+    services.agentRunner = runner
+  }
+  assert.ok(await services.todoStore.get(todo.todoId), 'the tool did not run')
+  const run = await services.agentRunState.getRun(runId)
+  assert.equal(run.status, 'suspended')
+  assert.deepEqual(run.pendingApprovals, [])
+  await assert.rejects(rpc.agent.resume(runId, { toolCallId, approved: true }), {
+    message: `No pending approval for toolCallId ${toolCallId} on run ${runId}`,
+  })
+  await assert.rejects(rpc.agent.approve(runId, [{ toolCallId, approved: true }], 'todoAssistant'), {
+    message: `Approvals for run ${runId} were already resolved by another caller`,
+  })
+  assert.ok(await services.todoStore.get(todo.todoId))
+  assert.equal(model.calls.length, 1)
+})
+
 test('approval-resume-waits-for-all: with two requests in one step, the streaming resume continues only once both are answered', async () => {
   const first = await newTodo('alice', 'First resumed')
   const second = await newTodo('alice', 'Second resumed')
