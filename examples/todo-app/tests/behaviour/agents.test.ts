@@ -1037,7 +1037,7 @@ test('org-scope-no-session-403: an org-scoped agent without auth refuses a calle
 
 test('org-scope-before-auth: an org-scoped agent with auth: true refuses a caller with no session for the missing organization, not with "Authentication required"', async () => {
   await withAgentFields(() => ({ sessionScope: 'org' }), async () => {
-    assert.equal(pikkuState(null, 'agent', 'agents').get('todoAssistant').auth, true)
+    assert.equal(pikkuState(null, 'agent', 'agents').get('todoAssistant')?.auth, true)
     await assert.rejects(rpcFor(services).agent.run('todoAssistant', { message: 'Hi', threadId: 'org-auth-no-session', resourceId: 'x' }), {
       name: 'ForbiddenError',
       message: 'This agent is org-scoped but the session has no organization',
