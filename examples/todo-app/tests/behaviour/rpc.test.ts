@@ -238,6 +238,27 @@ test('rpc-names-unchecked-dist-import: the generated map imports the Slack gatew
   }
 })
 
+test('workflow-step-names-checked: with the same generated map, where rpc.invoke takes a misspelt name, a workflow.do step rejects one (TS2769) and the real name compiles', async () => {
+  const { output } = await compileScratch(
+    'step-names',
+    {
+      'steps.ts': [
+        "import type { TypedWorkflow } from '../../.pikku/workflow/pikku-workflow-types.gen.js'",
+        "import type { RPCInvoke } from '../../.pikku/rpc/pikku-rpc-wirings-map.internal.gen.d.js'",
+        'declare const workflow: TypedWorkflow',
+        'declare const invoke: RPCInvoke',
+        "export const misspeltStep = workflow.do('remove', 'deleteTodos', { todoId: 't' })",
+        "export const misspeltInvoke = invoke('deleteTodos', { todoId: 't' })",
+        "export const realStep = workflow.do('remove', 'deleteTodo', { todoId: 't' })",
+      ].join('\n'),
+    },
+    { appConfig: true },
+  )
+  // Errors in the probe only, as "<line> <code>": the misspelt step (line 5) and nothing else.
+  const probeErrors = [...output.matchAll(/\bsteps\.ts\((\d+),\d+\): error (TS\d+)/g)].map(([, line, code]) => `${line} ${code}`)
+  assert.deepEqual(probeErrors, ['5 TS2769'], output)
+})
+
 test('invoke-unregistered: a function that is never wired, exposed or named in an rpc.invoke is not registered', async () => {
   // listOverdueTodos (src/functions/escalation.functions.ts) is in the typed RPC map, so the call compiles, but the
   // CLI imports a function for RPC only when it is invoked by name somewhere, exposed, remote or an MCP tool.
