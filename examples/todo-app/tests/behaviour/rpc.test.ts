@@ -561,6 +561,29 @@ test('remote-other-jwt-keys-500: with a global authBearer on the receiver, a tok
   })
 })
 
+test('remote-addon-static-token-refused: a wireRemoteAddon call whose auth resolves a fixed token is refused by a host serving /remote/rpc behind pikkuRemoteAuthMiddleware and a global authBearer, so it throws RemoteAddonRequestError carrying 500; a pikku-remote token signed by the host jwt goes through', async () => {
+  const { buildRemoteHeaders } = await import('@pikku/core/remote')
+  await withRemoteRoute(async () => {
+    const addons = pikkuState(null, 'addons', 'packages')
+    // What wireRemoteAddon({ name, package, serverUrl, auth: { resolve } }) stores (wire-remote-addon.ts), with the app as the host.
+    const base = { package: '@probe/remote-addon', remote: true, serverUrl: app.url }
+    const signed = async () => (await buildRemoteHeaders(app.services.jwt, secrets, 'probeRemoteTarget')).authorization!.slice('Bearer '.length)
+    addons.set('probeHostFixed', { ...base, remoteAuth: { resolve: () => 'a-fixed-service-token' } } as never)
+    addons.set('probeHostSigned', { ...base, remoteAuth: { resolve: signed } } as never)
+    try {
+      const rpc: any = rpcService.getContextRPCService(app.services as never, {} as never, false)
+      const error: any = await rpc.invoke('probeHostFixed:probeRemoteTarget', {}).catch((e: unknown) => e)
+      assert.equal(error.name, 'RemoteAddonRequestError')
+      assert.equal(error.httpStatus, 500)
+      const { session } = (await rpc.invoke('probeHostSigned:probeRemoteTarget', {})) as { session: Record<string, unknown> }
+      assert.equal(session.aud, 'pikku-remote')
+    } finally {
+      addons.delete('probeHostFixed')
+      addons.delete('probeHostSigned')
+    }
+  })
+})
+
 test('remote-secret-gates: the receiver refuses every remote call with 401 while PIKKU_REMOTE_SECRET is unset, lets all through with no secrets service, and answers 500 with the secret but no jwt service', async () => {
   await withRemoteRoute(async (deploymentService) => {
     const withSecrets = app.services.secrets
