@@ -405,6 +405,54 @@ test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire
   }
 })
 
+test('gateway-auth-false-not-open: a gateway with auth: false whose function is declared as a pikkuFunc still refuses a message without a session with ForbiddenError, and logs the "auth was explicitly disabled" warning', async () => {
+  const { wireGateway } = await import('@pikku/core/gateway')
+  const { LocalGatewayService } = await import('@pikku/core/services')
+  const { pikkuState } = await import('@pikku/core/state')
+  const name = 'auth-false-probe'
+  const declaredId = 'authFalseProbeFunc'
+  // The metadata `pikku` writes for a gateway whose func is a pikkuFunc: the gateway names it, and it needs a session.
+  const gatewayMeta = pikkuState(null, 'gateway', 'meta') as any
+  const funcMeta = pikkuState(null, 'function', 'meta') as any
+  gatewayMeta[name] = { name, type: 'listener', pikkuFuncId: declaredId }
+  funcMeta[declaredId] = { pikkuFuncId: declaredId, inputSchemaName: null, outputSchemaName: null, sessionless: false }
+  const ran: unknown[] = []
+  const warnings: string[] = []
+  const warn = services.logger.warn
+  services.logger.warn = (message: unknown, ...rest: unknown[]) => {
+    warnings.push(String(message))
+    return warn.call(services.logger, message, ...rest)
+  }
+  let onMessage: ((data: unknown) => Promise<void>) | undefined
+  const gateways = new LocalGatewayService()
+  const restoreGlobals = await setAsideGlobalMiddleware()
+  try {
+    wireGateway({
+      name,
+      type: 'listener',
+      auth: false,
+      adapter: {
+        name: 'probe',
+        parse: (data: unknown) => ({ senderId: 'U0ALICE', text: String(data), raw: data }),
+        send: async () => {},
+        init: async (handler: (data: unknown) => Promise<void>) => void (onMessage = handler),
+        close: async () => {},
+      },
+      func: { func: async () => void ran.push('ran') },
+    } as any)
+    await gateways.start()
+    await assert.rejects(onMessage!('todos'), { name: 'ForbiddenError', message: 'Authentication required' })
+    assert.deepEqual(ran, [])
+    assert.ok(warnings.some((w) => w.includes('requires a session but auth was explicitly disabled')), warnings.join('\n'))
+  } finally {
+    services.logger.warn = warn
+    restoreGlobals()
+    delete gatewayMeta[name]
+    delete funcMeta[declaredId]
+    await removeListenerGateways(gateways, [name])
+  }
+})
+
 test('webhook-wire-services-from-route: a webhook gateway\'s function gets the wire services built for its route\'s handler, before wire.gateway is set and before the function\'s own session check', async () => {
   const { wireGateway } = await import('@pikku/core/gateway')
   const { pikkuState } = await import('@pikku/core/state')
