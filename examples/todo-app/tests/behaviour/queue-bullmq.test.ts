@@ -253,6 +253,24 @@ test('invalid-job-data-fails: job data that does not match the worker\'s input s
   }
 })
 
+test('job-name-is-queue-name: the BullMQ worker takes the queue name it runs from the BullMQ job\'s name, so a job added to todo-reminders under another name fails as missing metadata', async () => {
+  const watched = watchStoreGet(services)
+  // Another producer on the same Redis: a plain BullMQ Queue whose job name is not the queue's name.
+  const queue = new Queue('todo-reminders', { connection: { host: redis.host, port: redis.port } })
+  let jobId: string | undefined
+  try {
+    const job = await queue.add('remind', { todoId: 'from-another-producer' })
+    jobId = job.id
+    await assert.rejects(job.waitUntilFinished(events, 10_000), /Missing generated metadata for queue worker 'remind'/)
+    assert.equal(await job.getState(), 'failed')
+    assert.equal(watched.calls, 0)
+  } finally {
+    if (jobId) await (await queue.getJob(jobId))?.remove()
+    await queue.close()
+    watched.restore()
+  }
+})
+
 test('discard-completes: a job whose function awaits queue.discard() ends completed, with no result and no retry', async () => {
   // todo-reminders-strict runs sendReminderStrict, which discards jobs for to-dos that no longer exist.
   const jobId = await new PikkuQueue(queueService).add('todo-reminders-strict', { todoId: 'deleted-long-ago' }, { attempts: 3 })
