@@ -147,6 +147,41 @@ test('job-id-deduplicates: asking twice for the same reminder returns the same j
   assert.equal(delayed.filter((job) => (job.data as { todoId: string }).todoId === todo.todoId).length, 1)
 })
 
+test('custom-job-id-refused: BullMQ refuses a jobId made only of digits, and one with a colon unless it has exactly two, and add rejects without queuing a job', async () => {
+  const name = `probe-job-id-${process.pid}`
+  const publisher = new ConnectedBullQueueService({ host: redis.host, port: redis.port })
+  const queue = new Queue(name, { connection: { host: redis.host, port: redis.port } })
+  try {
+    await assert.rejects(publisher.add(name, { n: 1 }, { jobId: '42' }), { message: 'Custom Id cannot be integers' })
+    await assert.rejects(publisher.add(name, { n: 1 }, { jobId: 'reminder:t1' }), { message: 'Custom Id cannot contain :' })
+    assert.equal(await queue.count(), 0)
+    // An id with exactly two colons passes (BullMQ keeps that shape for its old repeatable jobs), and so does one with
+    // any other character in it.
+    assert.equal(await publisher.add(name, { n: 1 }, { jobId: 'a:b:c' }), 'a:b:c')
+    assert.equal(await publisher.add(name, { n: 1 }, { jobId: 'reminder-42' }), 'reminder-42')
+  } finally {
+    await queue.obliterate({ force: true })
+    await queue.close()
+    await publisher.close()
+  }
+})
+
+test('priority-whole-number: BullMQ refuses a priority that is not a whole number or is above 2,097,151, and add rejects', async () => {
+  const name = `probe-priority-${process.pid}`
+  const publisher = new ConnectedBullQueueService({ host: redis.host, port: redis.port })
+  const queue = new Queue(name, { connection: { host: redis.host, port: redis.port } })
+  try {
+    await assert.rejects(publisher.add(name, { n: 1 }, { priority: 1.5 }), { message: 'Priority should not be float' })
+    await assert.rejects(publisher.add(name, { n: 1 }, { priority: 2_097_152 }), { message: 'Priority should be between 0 and 2097151' })
+    assert.equal(await queue.count(), 0)
+    assert.ok(await publisher.add(name, { n: 1 }, { priority: 2_097_151 }))
+  } finally {
+    await queue.obliterate({ force: true })
+    await queue.close()
+    await publisher.close()
+  }
+})
+
 test('failed-job-retried-to-attempts: a job whose function throws is tried `attempts` times, then ends failed with the error', async () => {
   const todo = await dueIn(30 * 60 * 1000, 'Store down')
   const down = storeDownFor(services, todo.todoId)
