@@ -120,6 +120,18 @@ test('add-creates-queue: add() creates a queue that does not exist yet, and back
   }
 })
 
+test('priority-attempts-refused: pg-boss refuses a priority that is not a whole number, and attempts: 0, which the adapter turns into retryLimit -1; add rejects', async () => {
+  const name = `probe-refused-${process.pid}`
+  const queueService = pgBoss.getQueueService()
+  try {
+    await assert.rejects(queueService.add(name, { n: 1 }, { priority: 1.5 }), { message: 'priority must be an integer' })
+    await assert.rejects(queueService.add(name, { n: 1 }, { attempts: 0 }), { message: 'retryLimit must be an integer >= 0' })
+    assert.ok(await queueService.add(name, { n: 1 }, { priority: 2, attempts: 1 }))
+  } finally {
+    await boss.deleteQueue(name)
+  }
+})
+
 test('job-id-no-dedupe: on a standard pg-boss queue, asking twice for the same reminder queues two jobs', async () => {
   const todo = await dueIn(3 * HOUR)
   const caller = callerAs(services, owner)
