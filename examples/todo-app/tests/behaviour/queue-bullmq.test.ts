@@ -385,6 +385,24 @@ test('worker-config-unsupported-warned: registerQueues passes autorun, name, loc
   }
 })
 
+test('autorun-false-never-started: a worker config with autorun: false gives a BullMQ Worker that is not running, and BullQueueWorkers has no call that starts it', async () => {
+  const registrations = pikkuState(null, 'queue', 'registrations')
+  const saved = new Map([...registrations].map(([name, worker]) => [name, worker.config]))
+  const workers = new BullQueueWorkers({ host: redis.host, port: redis.port })
+  try {
+    for (const worker of registrations.values()) worker.config = { ...worker.config, autorun: false }
+    await workers.registerQueues()
+    const started = (workers as any).workers as Map<string, Worker>
+    assert.ok(started.size > 0)
+    for (const worker of started.values()) assert.equal(worker.isRunning(), false)
+    // Its public surface: registering and closing, nothing that would call Worker.run().
+    assert.deepEqual(Object.getOwnPropertyNames(BullQueueWorkers.prototype).sort(), ['close', 'constructor', 'registerQueues'])
+  } finally {
+    for (const [name, config] of saved) registrations.get(name)!.config = config
+    await workers.close()
+  }
+})
+
 test('register-without-logger-throws: BullQueueWorkers.registerQueues() throws "Logger is required for registerQueues" while no singleton services are stored', async () => {
   const stored = pikkuState(null, 'package', 'singletonServices')
   try {
