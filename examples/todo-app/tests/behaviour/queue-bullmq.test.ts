@@ -182,6 +182,19 @@ test('priority-whole-number: BullMQ refuses a priority that is not a whole numbe
   }
 })
 
+test('queue-name-colon-refused: BullMQ refuses a queue name with a colon: add rejects, and a Worker for it cannot be created', async () => {
+  const publisher = new ConnectedBullQueueService({ host: redis.host, port: redis.port })
+  try {
+    await assert.rejects(publisher.add('todo:reminders', { todoId: 't1' }), { message: 'Queue name cannot contain :' })
+    // What BullQueueWorkers.registerQueues() does for each wiring; registerQueueWorkers logs the throw and goes on.
+    assert.throws(() => new Worker('todo:reminders', async () => {}, { connection: { host: redis.host, port: redis.port }, autorun: false }), {
+      message: 'Queue name cannot contain :',
+    })
+  } finally {
+    await publisher.close()
+  }
+})
+
 test('failed-job-retried-to-attempts: a job whose function throws is tried `attempts` times, then ends failed with the error', async () => {
   const todo = await dueIn(30 * 60 * 1000, 'Store down')
   const down = storeDownFor(services, todo.todoId)

@@ -132,6 +132,13 @@ test('priority-attempts-refused: pg-boss refuses a priority that is not a whole 
   }
 })
 
+test('queue-name-characters-refused: pg-boss refuses a queue name with a character other than letters, digits, _, -, . and /, so add rejects', async () => {
+  await assert.rejects(pgBoss.getQueueService().add('todo:reminders', { todoId: 't1' }), {
+    message: 'Name can only contain alphanumeric characters, underscores, hyphens, periods, or forward slashes',
+  })
+  await assert.rejects(pgBoss.getQueueService().add('todo reminders', { todoId: 't1' }), /Name can only contain/)
+})
+
 test('job-id-no-dedupe: on a standard pg-boss queue, asking twice for the same reminder queues two jobs', async () => {
   const todo = await dueIn(3 * HOUR)
   const caller = callerAs(services, owner)
