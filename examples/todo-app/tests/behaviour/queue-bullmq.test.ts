@@ -147,7 +147,7 @@ test('job-id-deduplicates: asking twice for the same reminder returns the same j
   assert.equal(delayed.filter((job) => (job.data as { todoId: string }).todoId === todo.todoId).length, 1)
 })
 
-test('custom-job-id-refused: BullMQ refuses a jobId made only of digits, and one with a colon unless it has exactly two, and add rejects without queuing a job', async () => {
+test('custom-job-id-refused: BullMQ refuses a jobId that is a plainly written integer, and one with a colon unless it has exactly two, and add rejects without queuing a job', async () => {
   const name = `probe-job-id-${process.pid}`
   const publisher = new ConnectedBullQueueService({ host: redis.host, port: redis.port })
   const queue = new Queue(name, { connection: { host: redis.host, port: redis.port } })
@@ -159,6 +159,8 @@ test('custom-job-id-refused: BullMQ refuses a jobId made only of digits, and one
     // any other character in it.
     assert.equal(await publisher.add(name, { n: 1 }, { jobId: 'a:b:c' }), 'a:b:c')
     assert.equal(await publisher.add(name, { n: 1 }, { jobId: 'reminder-42' }), 'reminder-42')
+    // Only an id that reads back as the same integer is refused: a leading zero passes.
+    assert.equal(await publisher.add(name, { n: 1 }, { jobId: '042' }), '042')
   } finally {
     await queue.obliterate({ force: true })
     await queue.close()
