@@ -206,3 +206,37 @@ test('db-reset-runtime-dir: with runtimeDir moved, pikku db reset refuses a sqli
     rmSync(root, { recursive: true, force: true })
   }
 })
+
+test('client-commands-write-only-the-client: pikku fetch, rpc, websocket and queue-service never inspect the project and write only their own file, which imports a wirings map that only the default pikku run writes; without that map the client fails to compile with TS2307', async () => {
+  const { readdirSync } = await import('node:fs')
+  const { compileScratch } = await import('./harness/node-process.js')
+  const commands = {
+    fetchFile: ['runtimes/fetch/index.js', 'pikkuFetch', 'pikku-http-wirings-map.gen.d.js'],
+    rpcWiringsFile: ['wirings/rpc/pikku-command-rpc-client.js', 'pikkuRPCClient', 'pikku-rpc-wirings-map.gen.d.js'],
+    websocketFile: ['runtimes/websocket/pikku-command-websocket-typed.js', 'pikkuWebSocketTyped', 'pikku-channels-map.gen.d.js'],
+    queueWiringsFile: ['wirings/queue/pikku-command-queue-service.js', 'pikkuQueueService', 'pikku-queue-workers-wirings-map.gen.d.js'],
+  } as const
+  const clientFiles = Object.fromEntries(Object.keys(commands).map((key) => [key, `./clients/${key}.gen.ts`]))
+  const { dir, result: config } = await loadConfig({ clientFiles })
+  const logger = new Proxy({}, { get: () => () => {} })
+  try {
+    for (const [key, [file, name, map]] of Object.entries(commands)) {
+      const command = (await import(join(CLI_DIST, 'src', 'functions', file)))[name]
+      // No getInspectorState among the services: a command that inspected the project would throw here.
+      await command.func({ logger, config } as never, undefined as never, {} as never)
+      const client = readFileSync(config.clientFiles[key], 'utf8')
+      assert.match(client, new RegExp(`from '[^']*/${map.replaceAll('.', '\\.')}'`), key)
+    }
+    // Only the four clients were written: no map, no other generated file.
+    assert.deepEqual(readdirSync(dir, { recursive: true }).map(String).sort(), ['clients', ...Object.keys(commands).map((key) => join('clients', `${key}.gen.ts`))].sort())
+    const clients = Object.fromEntries(Object.keys(commands).map((key) => [`${key}.gen.ts`, readFileSync(config.clientFiles[key], 'utf8')]))
+    const { code, output } = await compileScratch('client-commands', clients)
+    assert.notEqual(code, 0)
+    for (const [key, [, , map]] of Object.entries(commands)) {
+      assert.match(output, new RegExp(`${key}\\.gen\\.ts\\(\\d+,\\d+\\): error TS2307: Cannot find module '[^']*/${map.replaceAll('.', '\\.')}'`), key)
+    }
+    assert.match(output, /error TS2307: Cannot find module '[^']*\/http\/pikku-http-wirings-map\.gen\.d\.js'/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
