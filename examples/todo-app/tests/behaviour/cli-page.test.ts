@@ -240,3 +240,43 @@ test('client-commands-write-only-the-client: pikku fetch, rpc, websocket and que
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('pikku-func-command-needs-session: a command whose function is a pikkuFunc, run as executeCLI runs it (no session), warns that auth was explicitly disabled and fails with ForbiddenError "Authentication required"; given a session it runs, still warning; a sessionless one runs without the warning', async () => {
+  const { runCLICommand } = await import('@pikku/core/cli')
+  const { pikkuState } = await import('@pikku/core/state')
+  const { registerProbe, recordingLogger } = await import('./harness/core-probes.js')
+  registerProbe('p12SessionCommand', { func: async () => 'ran' })
+  registerProbe('p12SessionlessCommand', { func: async () => 'ran' }, { sessionless: true })
+  const hadMeta = pikkuState(null, 'cli', 'meta') as { programs?: Record<string, unknown> } | undefined
+  const meta = hadMeta ?? { programs: {} }
+  meta.programs ??= {}
+  meta.programs.p12 = {
+    program: 'p12',
+    commands: {
+      secured: { pikkuFuncId: 'p12SessionCommand', positionals: [], options: {} },
+      open: { pikkuFuncId: 'p12SessionlessCommand', positionals: [], options: {} },
+    },
+    options: {},
+  }
+  if (!hadMeta) pikkuState(null, 'cli', 'meta', meta as never)
+  const { lines, logger } = recordingLogger()
+  const run = (command: string, session?: object) =>
+    runCLICommand({ program: 'p12', commandPath: [command], data: {}, singletonServices: { logger } as never, session: session as never })
+  const warning = "Function 'p12SessionCommand' requires a session but auth was explicitly disabled — use pikkuSessionlessFunc instead."
+  try {
+    await assert.rejects(run('secured'), (error: Error) => error.constructor.name === 'ForbiddenError' && error.message === 'Authentication required')
+    assert.deepEqual(lines.filter((l) => l.level === 'warn').map((l) => l.text), [warning])
+    assert.equal(await run('secured', { userId: 'user-1' }), 'ran')
+    assert.equal(lines.filter((l) => l.level === 'warn').length, 2)
+    assert.equal(await run('open'), 'ran')
+    assert.equal(lines.filter((l) => l.level === 'warn').length, 2)
+  } finally {
+    delete meta.programs.p12
+    const functions = pikkuState(null, 'function', 'functions') as Map<string, unknown>
+    const functionMeta = pikkuState(null, 'function', 'meta') as Record<string, unknown>
+    for (const name of ['p12SessionCommand', 'p12SessionlessCommand']) {
+      functions.delete(name)
+      delete functionMeta[name]
+    }
+  }
+})
