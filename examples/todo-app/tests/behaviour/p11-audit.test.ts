@@ -1,0 +1,34 @@
+// Checks behind the service API pages (docs/api/*.mdx) that no other file covers: core's LocalContent request
+// handler and the Node HTTP server in front of it, run in-process with no app.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { AddressInfo } from 'node:net'
+import type { LocalContentConfig } from '@pikku/core/services/local-content'
+import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
+import { PikkuNodeHTTPServer } from '@pikku/node-http-server'
+import { recordingLogger } from './harness/core-probes.js'
+
+/** Prefixes only: neither check below reaches the disk. */
+const config: LocalContentConfig = { localFileUploadPath: '/nonexistent-content-root', uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets' }
+
+test('content-handler-malformed-escape-rejects: createLocalContentRequestHandler rejects with URIError "URI malformed" for any path with a malformed percent escape, a non-content one included, where a well-formed one gets null; with a content config the Node HTTP server answers such a path 500 after logging that error', async () => {
+  const { logger, lines } = recordingLogger()
+  const handle = createLocalContentRequestHandler({ content: config, logger: logger as never, getJWT: () => undefined })
+  assert.equal(await handle(new Request('http://localhost/todos/100%25')), null)
+  await assert.rejects(handle(new Request('http://localhost/todos/100%')), { name: 'URIError', message: 'URI malformed' })
+  await assert.rejects(handle(new Request('http://localhost/assets/a%E0%A4%A')), { name: 'URIError', message: 'URI malformed' })
+
+  const server = new PikkuNodeHTTPServer({ port: 0, hostname: '127.0.0.1', content: config, shutdownGracePeriodMs: 100 } as never, logger as never, {})
+  let started = false
+  try {
+    await server.start()
+    started = true
+    const origin = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`
+    const response = await fetch(`${origin}/todos/100%`)
+    assert.equal(response.status, 500)
+    assert.equal(await response.text(), '{"error":"internal_error"}')
+    assert.ok(lines.some((line) => line.level === 'error' && line.text === 'node-http-server: handler error: URIError: URI malformed'), JSON.stringify(lines))
+  } finally {
+    if (started) await server.stop()
+  }
+})
