@@ -32,3 +32,29 @@ test('content-handler-malformed-escape-rejects: createLocalContentRequestHandler
     if (started) await server.stop()
   }
 })
+
+test('kysely-session-store-set-rejects: KyselySessionStore.set does not catch the database\'s refusal of its insert … on conflict, so PikkuSessionService.set, behind a function\'s setSession, rejects with that error', async () => {
+  const { Kysely, MysqlDialect, CamelCasePlugin } = await import('kysely')
+  const { KyselySessionStore } = await import('@pikku/kysely')
+  const { PikkuSessionService } = await import('@pikku/core/services')
+  // No MySQL server here: a pool that refuses the upsert as MySQL does, and answers anything else with no rows.
+  const refusal = "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'on conflict'"
+  const connection = {
+    query: (text: string, _parameters: unknown, done: (error: Error | null, rows?: unknown[]) => void) =>
+      text.includes(' on conflict ') ? done(Object.assign(new Error(refusal), { code: 'ER_PARSE_ERROR' })) : done(null, []),
+    release: () => {},
+  }
+  const pool = { getConnection: (done: (error: null, c: typeof connection) => void) => done(null, connection), end: (done: () => void) => done() }
+  const db = new Kysely<never>({ dialect: new MysqlDialect({ pool: pool as never }), plugins: [new CamelCasePlugin()] })
+  try {
+    const store = new KyselySessionStore(db as never)
+    await assert.rejects(store.set('u_alice', { userId: 'u_alice' }), { code: 'ER_PARSE_ERROR', message: refusal })
+    const sessions = new PikkuSessionService(store)
+    sessions.setPikkuUserId('u_alice')
+    await assert.rejects(Promise.resolve(sessions.set({ userId: 'u_alice' })), { code: 'ER_PARSE_ERROR' })
+    // The delete has no upsert, and goes through.
+    await sessions.clear()
+  } finally {
+    await db.destroy()
+  }
+})
