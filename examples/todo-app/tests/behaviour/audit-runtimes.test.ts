@@ -5,6 +5,10 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startMCPServer, type RunningMCP } from './harness/mcp.js'
 import { collectLogs, waitFor } from './harness/app.js'
+import express from 'express'
+import type { Server } from 'node:http'
+import { pikkuExpressMiddleware } from '@pikku/express-middleware'
+import { freePort } from './harness/services.js'
 
 let mcp: RunningMCP
 let handler: (request: Request) => Promise<Response>
@@ -72,5 +76,34 @@ test('in-memory-delayed-rpc-drops-session: InMemorySchedulerService calls the fu
   } finally {
     errors.restore()
     await scheduler.close()
+  }
+})
+
+test('express-entry-json-limit-100kb: behind express.json() with no options, as src/runtimes/express.ts has it, a JSON body over 100 kB gets Express\'s HTML 413 before Pikku runs, while one just under it reaches Pikku', async () => {
+  // The entry file's layout, on the services this file already started: express.json(), then the middleware.
+  const server = express()
+  server.use(express.json())
+  server.use(pikkuExpressMiddleware({ logger: mcp.services.logger }))
+  const port = await freePort()
+  const listener: Server = await new Promise((resolve) => {
+    const s = server.listen(port, '127.0.0.1', () => resolve(s))
+  })
+  const post = (title: string) =>
+    fetch(`http://127.0.0.1:${port}/todos`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title }),
+    })
+  try {
+    // 100 kB is body-parser's 102,400 bytes. Without a session, Pikku answers a body it read with its JSON 403.
+    const under = await post('x'.repeat(102_000))
+    assert.equal(under.status, 403)
+    assert.equal((await under.json()).name, 'ForbiddenError')
+    const over = await post('x'.repeat(103_000))
+    assert.equal(over.status, 413)
+    assert.match(over.headers.get('content-type') ?? '', /text\/html/)
+    await over.text()
+  } finally {
+    await new Promise<void>((resolve) => listener.close(() => resolve()))
   }
 })
