@@ -107,3 +107,12 @@ test('express-entry-json-limit-100kb: behind express.json() with no options, as 
     await new Promise<void>((resolve) => listener.close(() => resolve()))
   }
 })
+
+test('core-fetch-bubble-errors-rejects: with bubbleErrors, core\'s fetch rejects with the error the runner wrote, a ForbiddenError from a route that needs a session as well as a NotFoundError, and returns no Response', async () => {
+  const { fetch: coreFetch } = await import('@pikku/core/http')
+  const { ForbiddenError, NotFoundError } = await import('@pikku/core/errors')
+  await assert.rejects(coreFetch(new Request('http://localhost/todos'), { bubbleErrors: true }), ForbiddenError)
+  await assert.rejects(coreFetch(new Request('http://localhost/no-such-route'), { bubbleErrors: true }), NotFoundError)
+  // Without it, the same request resolves with the 403 answer.
+  assert.equal((await coreFetch(new Request('http://localhost/todos'))).status, 403)
+})
