@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { APP_DIR } from './node-process.js'
 
 /**
- * Inspects `files` (name: source text); the codes reported, in order, and the inspector's state. Removes the folder.
+ * Inspects `files` (name: source text); the codes reported, in order, the uncoded error lines it printed, and the
+ * inspector's state. Removes the folder.
  * `options` adds inspector options, such as `classificationCheck: true`, which `pikku all --security` sets.
  */
 export const inspectFiles = async (name: string, files: Record<string, string>, options: Record<string, unknown> = {}) => {
@@ -17,9 +18,11 @@ export const inspectFiles = async (name: string, files: Record<string, string>, 
   try {
     for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
     const reported: Array<{ code: string; severity: string }> = []
+    const errors: string[] = []
     const state = await inspect(
       {
-        info() {}, debug() {}, warn() {}, error() {},
+        info() {}, debug() {}, warn() {},
+        error: (message: unknown) => errors.push(String(message)),
         diagnostic: ({ severity, code }: { severity: string; code: string }) => reported.push({ code, severity }),
         critical: (code: string) => reported.push({ code, severity: 'critical' }),
         hasCriticalErrors: () => false,
@@ -27,7 +30,7 @@ export const inspectFiles = async (name: string, files: Record<string, string>, 
       Object.keys(files).map((file) => join(dir, file)),
       { rootDir: dir, ...options } as never,
     )
-    return { reported, state }
+    return { reported, errors, state }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
