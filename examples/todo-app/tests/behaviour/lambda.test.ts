@@ -255,6 +255,30 @@ test('scheduled-daily-digest: the dailyDigest handler runs the daily-digest task
   assert.ok(logged.includes('Sending the daily digest of open to-dos'))
 })
 
+test('lambda-bundle-imports-aws-services-peers: bundled with the page\'s esbuild options (@aws-sdk/* external), the Lambda entry still imports the S3, Secrets Manager, CloudFront signer and S3 presigner packages, peers of @pikku/aws-services, beside client-sqs', async () => {
+  const { build } = await import('esbuild')
+  const result = await build({
+    entryPoints: ['src/runtimes/lambda.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    external: ['@aws-sdk/*'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
+  const [output] = Object.values(result.metafile.outputs)
+  const sdk = [...new Set(output.imports.filter((i) => i.external && i.path.startsWith('@aws-sdk/')).map((i) => i.path))].sort()
+  assert.deepEqual(sdk, [
+    '@aws-sdk/client-s3',
+    '@aws-sdk/client-secrets-manager',
+    '@aws-sdk/client-sqs',
+    '@aws-sdk/cloudfront-signer',
+    '@aws-sdk/s3-request-presigner',
+  ])
+})
+
 test('sqs-service-needs-options: SQSQueueService from @pikku/aws-services without options fails with "Cannot read properties of undefined"', () => {
   assert.throws(() => new (SQSQueueService as any)(), { name: 'TypeError', message: /Cannot read properties of undefined/ })
 })
