@@ -12,6 +12,7 @@ import { startSessionApp, type SessionApp } from './harness/workflows.js'
 import { slackAdapter } from '../../src/gateways/slack.adapter.js'
 import { codes, inspectFiles } from './harness/inspector.js'
 import { removeListenerGateways, removeWebhookGateway, setAsideGlobalMiddleware } from './harness/gateways.js'
+import { collectLogs } from './harness/app.js'
 
 const SIGNING_SECRET = 'behaviour-suite-slack-signing-secret'
 const TEAM = 'T0TODO'
@@ -417,12 +418,7 @@ test('gateway-auth-false-not-open: a gateway with auth: false whose function is 
   gatewayMeta[name] = { name, type: 'listener', pikkuFuncId: declaredId }
   funcMeta[declaredId] = { pikkuFuncId: declaredId, inputSchemaName: null, outputSchemaName: null, sessionless: false }
   const ran: unknown[] = []
-  const warnings: string[] = []
-  const warn = services.logger.warn
-  services.logger.warn = (message: unknown, ...rest: unknown[]) => {
-    warnings.push(String(message))
-    return warn.call(services.logger, message, ...rest)
-  }
+  const { lines: warnings, restore: restoreWarn } = collectLogs(services, 'warn')
   let onMessage: ((data: unknown) => Promise<void>) | undefined
   const gateways = new LocalGatewayService()
   const restoreGlobals = await setAsideGlobalMiddleware()
@@ -445,7 +441,7 @@ test('gateway-auth-false-not-open: a gateway with auth: false whose function is 
     assert.deepEqual(ran, [])
     assert.ok(warnings.some((w) => w.includes('requires a session but auth was explicitly disabled')), warnings.join('\n'))
   } finally {
-    services.logger.warn = warn
+    restoreWarn()
     restoreGlobals()
     delete gatewayMeta[name]
     delete funcMeta[declaredId]
