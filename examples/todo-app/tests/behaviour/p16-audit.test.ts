@@ -27,3 +27,16 @@ test('wire-http-disabled-ts2353: wireHTTP with disabled: true does not compile (
   const plain = await compileScratch('p16-disabled-plain', { 'probe.ts': withoutFlag }, { appConfig: true })
   assert.equal(plain.code, 0, plain.output)
 })
+
+test('func-config-disabled-ts2353: a function config that sets disabled: true, next to mcp: true, does not compile (TS2353 on disabled)', async () => {
+  const probe = [
+    "import { pikkuSessionlessFunc } from '#pikku/function'",
+    "export const hidden = pikkuSessionlessFunc<void, string>({ mcp: true, disabled: true, description: 'Hidden', func: async () => 'x' })",
+  ].join('\n')
+  const { code, output } = await compileScratch('p16-func-disabled', { 'probe.ts': probe }, { appConfig: true })
+  const lines = [...output.matchAll(/\bprobe\.ts\((\d+),(\d+)\): error (TS\d+): Object literal may only specify known properties, and '(\w+)'/g)].map(
+    ([, line, , tsCode, key]) => `${line} ${tsCode} ${key}`
+  )
+  assert.deepEqual(lines, ['2 TS2353 disabled'], output)
+  assert.notEqual(code, 0)
+})
