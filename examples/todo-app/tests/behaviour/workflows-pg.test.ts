@@ -229,7 +229,7 @@ test('pg-falsy-output-dropped: a run that completes with false, 0 or an empty st
   assert.equal((await wf.getStepState(runId, 'Check')).result, false)
 })
 
-test('pg-lock-hold-timeout-run-not-failed: with maxLockHoldMs, a run job whose body holds the run lock too long rejects with RunLockHoldTimeoutError while the run stays running, and the abandoned body goes on to complete the run', async () => {
+test('pg-lock-hold-timeout-failed-then-completed: with maxLockHoldMs, the orchestrator worker\'s call for a run whose body holds the run lock too long rejects with RunLockHoldTimeoutError and marks the run failed, and the abandoned body goes on to complete the run over that status', async () => {
   const { RunLockHoldTimeoutError } = await import('@pikku/kysely-postgres')
   const { pikkuState } = await import('@pikku/core/state')
   const { rpcFor } = await import('./harness/workflows.js')
@@ -243,8 +243,11 @@ test('pg-lock-hold-timeout-run-not-failed: with maxLockHoldMs, a run job whose b
   services.todoStore.get = async () => { await released; return undefined }
   try {
     const runId = await wf.createRun('todoReminderWorkflow', { todoId: 'held-todo' }, false, graphHash, { type: 'test' })
-    await assert.rejects(wf.runWorkflowJob(runId, rpcFor(services)), (error: unknown) => error instanceof RunLockHoldTimeoutError)
-    assert.equal((await wf.getRun(runId))?.status, 'running')
+    // orchestrateWorkflow is what the orchestrator queue's worker calls for a run (core workflow-queue-workers.ts).
+    await assert.rejects(wf.orchestrateWorkflow(runId, rpcFor(services)), (error: unknown) => error instanceof RunLockHoldTimeoutError)
+    const failed = await wf.getRun(runId)
+    assert.equal(failed?.status, 'failed')
+    assert.match(failed?.error?.message ?? '', /held its run lock for longer than 100ms/)
     release()
     const run = await waitFor(() => wf.getRun(runId), (r) => r?.status === 'completed')
     assert.deepEqual(run?.output, { outcome: 'closed' })
