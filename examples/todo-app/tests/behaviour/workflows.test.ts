@@ -5,7 +5,7 @@ import { after, before, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkflowNotFoundError } from '@pikku/core/workflow'
 import { rpcFor, startSessionApp, type SessionApp } from './harness/workflows.js'
-import { waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
+import { collectLogs, waitFor, withWrappedFunction, type RegisteredFunc } from './harness/app.js'
 import { compileScratch } from './harness/node-process.js'
 import { withProbeRoute } from './harness/core-probes.js'
 
@@ -852,15 +852,13 @@ test('approval-expiry-wake-needs-queue: reaching an approval with an expiry puts
     async (_services, _input, { workflow }) => workflow.approval(reason, { schema: z.object({ ok: z.boolean() }), expiry: 50 }),
     async (name) => {
       const wf = services.workflowService
-      const warnings: string[] = []
-      const realWarn = services.logger.warn
-      services.logger.warn = (message: string) => { warnings.push(String(message)) }
+      const warnings = collectLogs(services, 'warn')
       try {
         // No queue service: the wake-up cannot be queued, so it is only logged.
         const { runId } = await startProbe(name)
-        assert.deepEqual(warnings.filter((w) => w.startsWith('Failed to schedule approval expiry wake')), [
-          `Failed to schedule approval expiry wake for run ${runId}; expiry will still resolve on the next replay`,
-        ])
+        const wakeWarnings = warnings.lines.filter((w) => w.startsWith('Failed to schedule approval expiry wake'))
+        assert.equal(wakeWarnings.length, 1, wakeWarnings.join('\n'))
+        assert.ok(wakeWarnings[0].startsWith(`Failed to schedule approval expiry wake for run ${runId}; expiry will still resolve on the next replay`))
         const [record] = Object.values(await wf.getRunState(runId)) as any[]
         await waitFor(async () => Date.now(), (now) => now > Date.parse(record.expiresAt))
         assert.equal((await wf.getRun(runId)).status, 'suspended')
@@ -874,7 +872,7 @@ test('approval-expiry-wake-needs-queue: reaching an approval with an expiry puts
           delete services.queueService
         }
       } finally {
-        services.logger.warn = realWarn
+        warnings.restore()
       }
     },
   )
