@@ -46,23 +46,26 @@ test('auth-false-session-func-pku573: a route with auth: false reports the criti
   assert.equal(sessionless.unexported, true)
 })
 
-test('func-declaration-not-read: a func that names a function declared with `function` is not read: the inspector prints an uncoded "No valid \'func\' property" error, reports no code (not even PKU410 for an undestructured services parameter) and records the function with no schemas and no services; the same handler as a const arrow function is read', async () => {
+test('func-declaration-not-read: a func that names a function declared with `function`, or is written as a method, is not read: the inspector prints an uncoded "No valid \'func\' property" error, reports no code (not even PKU410 for an undestructured services parameter) and records the function with no schemas and no services; the same handler as a const arrow function is read', async () => {
   const { reported, errors, state } = await inspectFiles('functions-func-declaration', {
     'probe.functions.ts': [
       "import { pikkuSessionlessFunc } from '@pikku/core'",
       'async function handler(services: any, { text }: { text: string }) { return services.logger ? text : text }',
       'const arrow = async ({ logger }: any, { text }: { text: string }) => (logger ? text : text)',
       'export const declared = pikkuSessionlessFunc<{ text: string }, string>({ func: handler })',
+      'export const method = pikkuSessionlessFunc<{ text: string }, string>({ async func(services: any, { text }) { return services.logger ? text : text } })',
       'export const viaConst = pikkuSessionlessFunc<{ text: string }, string>({ func: arrow })',
       'export const inline = pikkuSessionlessFunc<{ text: string }, string>({ func: async (services: any, { text }) => (services.logger ? text : text) })',
     ].join('\n'),
   })
   const { meta } = (state as any).functions
-  assert.deepEqual(errors, ["• No valid 'func' property found for declared."])
+  assert.deepEqual(errors, ["• No valid 'func' property found for declared.", "• No valid 'func' property found for method."])
   assert.deepEqual(codes(reported), [])
   // Only the inline arrow function's undestructured services parameter is recorded for PKU410.
   const found = (state.diagnostics as Array<{ code: string; message: string }>).map((d) => `${d.code} ${d.message.split(' ').slice(0, 2).join(' ')}`)
   assert.deepEqual(found, ["PKU410 Function 'inline'"])
+  assert.equal(meta.method.inputSchemaName, null)
+  assert.deepEqual(meta.method.services.services, [])
   assert.equal(meta.declared.inputSchemaName, null)
   assert.equal(meta.declared.outputSchemaName, null)
   assert.deepEqual(meta.declared.services.services, [])
