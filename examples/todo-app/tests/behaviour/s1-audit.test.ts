@@ -3,6 +3,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { inspectFiles } from './harness/inspector.js'
+import { PikkuExpressServer } from '@pikku/express'
+import { pikkuExpressMiddleware } from '@pikku/express-middleware'
+import { pikkuState } from '@pikku/core/state'
 
 const CLI_DIST = '../../node_modules/@pikku/cli/dist'
 
@@ -31,4 +34,13 @@ test('wire-not-destructured-pku411: a handler that destructures its services but
   // No `lint` section in pikku.config.json: the CLI's defaults apply.
   processDiagnostics(diagnostics, undefined, log)
   assert.deepEqual(logged, ['critical PKU411'])
+})
+
+test('express-before-services-throws: before createSingletonServices has run, new PikkuExpressServer() succeeds but init() rejects, and pikkuExpressMiddleware with loadSchemas throws, both with "SchemaService needs to be defined to load schemas"', async () => {
+  // This file boots no app, so the process has no singleton services, as an entry file has before it creates them.
+  assert.equal(pikkuState(null, 'package', 'singletonServices'), null)
+  const logger = { info() {}, warn() {}, error() {}, debug() {}, trace() {} } as never
+  const server = new PikkuExpressServer({ port: 0, hostname: '127.0.0.1' } as never, logger)
+  await assert.rejects(server.init(), { message: 'SchemaService needs to be defined to load schemas' })
+  assert.throws(() => pikkuExpressMiddleware({ logger, loadSchemas: true }), { message: 'SchemaService needs to be defined to load schemas' })
 })
