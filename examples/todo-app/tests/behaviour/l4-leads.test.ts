@@ -120,6 +120,9 @@ test('cloudflare-batch-discard-fails-batch: a discarded job in a Cloudflare queu
   const { createCloudflareQueueHandler } = await import('@pikku/cloudflare/handler')
   process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
   const infos = collectLogs(app.services, 'info')
+  // The handler's own [QUEUE] lines.
+  const log = mock.method(console, 'log', () => {})
+  const error = mock.method(console, 'error', () => {})
   try {
     // The messages CloudflareQueueService sends through SignedQueueService, caught by a stand-in producer binding.
     const sent: unknown[] = []
@@ -153,6 +156,8 @@ test('cloudflare-batch-discard-fails-batch: a discarded job in a Cloudflare queu
     assert.equal(infos.lines.filter((line) => line.includes('Before the gone one')).length, 2)
     assert.ok(!infos.lines.some((line) => line.includes('After the gone one')))
   } finally {
+    log.mock.restore()
+    error.mock.restore()
     infos.restore()
     delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
   }
