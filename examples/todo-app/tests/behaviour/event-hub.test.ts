@@ -46,3 +46,22 @@ test('local-hub-close-drops-subscriptions: LocalEventHubService removes a channe
   assert.deepEqual(b.sent, [])
   assert.deepEqual(c.sent, [{ n: 1 }, { n: 2 }])
 })
+
+test('local-hub-publish-needs-opened-channel: LocalEventHubService publishes only to subscribers it was handed through onChannelOpened; a subscribed id it never saw opened gets nothing, and publish neither throws nor drops the subscription', async () => {
+  const hub = new LocalEventHubService<Record<string, unknown>>()
+  const opened = handler('opened')
+  const unseen = handler('unseen')
+  hub.onChannelOpened(opened as never)
+  await hub.subscribe('todos', 'opened')
+  await hub.subscribe('todos', 'unseen')
+
+  await hub.publish('todos', null, { n: 1 })
+  assert.deepEqual(opened.sent, [{ n: 1 }])
+  assert.deepEqual(unseen.sent, [])
+  assert.deepEqual(subscribers(hub, 'todos'), ['opened', 'unseen'])
+
+  // Once the runtime reports it opened, the same subscription starts receiving.
+  hub.onChannelOpened(unseen as never)
+  await hub.publish('todos', null, { n: 2 })
+  assert.deepEqual(unseen.sent, [{ n: 2 }])
+})
