@@ -601,6 +601,44 @@ test('middleware-late-tag-and-http: middleware added with addTagMiddleware or ad
   }
 })
 
+test('http-middleware-no-pattern-never-runs: addHTTPMiddleware given only a list records no group in the inspector, and at run time stores the list under no pattern, so a wiring that runs the \'*\' group does not run it', async () => {
+  const { state } = await inspectFiles('guards-http-no-pattern', {
+    'probe.ts': [
+      "import { pikkuMiddleware, pikkuSessionlessFunc, addHTTPMiddleware, wireHTTP } from '@pikku/core'",
+      'export const mw = pikkuMiddleware(async (_s, _w, next) => { await next() })',
+      'export const noPattern = () => addHTTPMiddleware([mw] as any)',
+      "export const withPattern = () => addHTTPMiddleware('/lit/*', [mw])",
+      "export const open = pikkuSessionlessFunc<void, string>({ func: async () => 'x' })",
+      "wireHTTP({ method: 'get', route: '/open', auth: false, func: open })",
+    ].join('\n'),
+  })
+  assert.equal((state as any).http.meta.get['/open'].middleware, undefined)
+  assert.deepEqual([...(state as any).http.routeMiddleware.keys()], ['/lit/*'])
+  const httpGroups = pikkuState(null, 'middleware', 'httpGroup') as Record<string, unknown[]>
+  const patternsBefore = new Set(Object.keys(httpGroups))
+  const runs: string[] = []
+  const listOnly = pikkuMiddleware(async (_services, _wire, next) => {
+    runs.push('list only')
+    await next()
+  })
+  const control = pikkuMiddleware(async (_services, _wire, next) => {
+    runs.push('control')
+    await next()
+  })
+  try {
+    addHTTPMiddleware([listOnly])
+    addHTTPMiddleware('/probe-no-pattern/*', [control])
+    assert.ok(!httpGroups['*']!.includes(listOnly))
+    await withProbes({ probeNoPattern: { config: { func: async () => 'ran' } } }, async () => {
+      const inherited = { inheritedMiddleware: [{ type: 'http', route: '*' }, { type: 'http', route: '/probe-no-pattern/*' }] }
+      assert.equal(await runProbe('probeNoPattern', 'rpc', { wireId: 'probe-no-pattern' }, inherited), 'ran')
+    })
+    assert.deepEqual(runs, ['control'])
+  } finally {
+    for (const key of Object.keys(httpGroups)) if (!patternsBefore.has(key)) delete httpGroups[key]
+  }
+})
+
 test('middleware-late-registration: global middleware added after a wiring\'s first call does not run for that wiring', async () => {
   const globals = pikkuState(null, 'middleware', 'global') as unknown[]
   const late = pikkuMiddleware(async (_services, wire, next) => {
