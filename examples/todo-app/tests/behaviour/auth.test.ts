@@ -9,7 +9,7 @@ import { ConsoleLogger, LocalSecretService, LocalVariablesService } from '@pikku
 import { InvalidSessionError } from '@pikku/core/errors'
 import { PikkuFetch } from '#pikku/pikku-fetch.gen.js'
 import { addGlobalMiddleware } from '#pikku/middleware'
-import { authBearer } from '@pikku/core/middleware'
+import { authAPIKey, authBearer, authCookie } from '@pikku/core/middleware'
 import type { UserSession } from '../../src/application-types.js'
 import { startExpressApp, type RunningApp } from './harness/app.js'
 import { createTestJWT, forgedToken } from './harness/http.js'
@@ -161,6 +161,41 @@ test('stale-cookie-public-500: a cookie that does not verify breaks the public G
   for (const value of ['not-a-jwt', forged, expired]) {
     const response = await fetch(`${app.url}/health`, { headers: { cookie: `todo_session=${value}` } })
     assert.equal(response.status, 500)
+  }
+})
+
+test('preflight-auth-skipped: on an OPTIONS request that matches no route, the \'*\' group runs with no setSession on the wire, so authCookie and authAPIKey do not decode an undecodable credential and authBearer does not refuse a Basic header; the same headers on GET /health answer 500, 401 and 500', async () => {
+  const { fetch: coreFetch } = await import('@pikku/core/http')
+  const { pikkuState } = await import('@pikku/core/state')
+  const httpGroups = pikkuState(null, 'middleware', 'httpGroup') as Record<string, unknown[]>
+  const saved = httpGroups['*']!
+  assert.ok(Array.isArray(saved))
+  const cookie = 'todo_session=not-a-jwt'
+  const authorization = 'Basic dXNlcjpwYXNz'
+  try {
+    // Ahead of the app's cors(), which answers an OPTIONS request without calling next().
+    const reached: string[] = []
+    const probe = async (_services: unknown, _wire: unknown, next: () => Promise<unknown>) => {
+      reached.push('past the auth middleware')
+      await next()
+    }
+    httpGroups['*'] = [
+      authCookie({ name: 'todo_session', options: {}, expiresIn: { value: 7, unit: 'day' } }),
+      authBearer({}),
+      authAPIKey({ source: 'header' }),
+      probe,
+      ...saved,
+    ]
+    const preflight = await coreFetch(
+      new Request('http://localhost/no-such-route', { method: 'OPTIONS', headers: { cookie, authorization, 'x-api-key': 'not-a-jwt' } }),
+    )
+    assert.equal(preflight.status, 204)
+    assert.deepEqual(reached, ['past the auth middleware'])
+    assert.equal((await coreFetch(new Request('http://localhost/health', { headers: { cookie } }))).status, 500)
+    assert.equal((await coreFetch(new Request('http://localhost/health', { headers: { authorization } }))).status, 401)
+    assert.equal((await coreFetch(new Request('http://localhost/health', { headers: { 'x-api-key': 'not-a-jwt' } }))).status, 500)
+  } finally {
+    httpGroups['*'] = saved
   }
 })
 
