@@ -671,7 +671,7 @@ test('generated-routes-not-enabled-404: the app does not turn on the workflow sc
   assert.equal(response.status, 404)
 })
 
-test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of variable, an unawaited step and a destructured input with PKU641, lets a call inside an array literal through, leaves a plain throw out of the graph silently while a thrown WorkflowCancelledException becomes a cancel step, and lets a pikkuWorkflowComplexFunc destructure its input', async () => {
+test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of variable, an unawaited step, a destructured input, a top-level declaration of two names and a destructured step result with PKU641, accepts an array pattern over a Promise.all of steps, lets a call inside an array literal through, leaves a plain throw out of the graph silently while a thrown WorkflowCancelledException becomes a cancel step, and lets a pikkuWorkflowComplexFunc destructure its input', async () => {
   const { codes, inspectFiles } = await import('./harness/inspector.js')
   const step = "await workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })"
   const loopStep = "await workflow.do('Escalate', 'escalateTodo', { todoId })"
@@ -686,6 +686,12 @@ test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of
     cancelThrow: [`${step}\nthrow new WorkflowCancelledException(input.todoId, 'nothing left')`],
     destructuredInput: ["await workflow.do('Escalate', 'escalateTodo', { todoId })", '{ todoId }'],
     complexDestructured: ["await workflow.do('Escalate', 'escalateTodo', { todoId })", '{ todoId }', 'pikkuWorkflowComplexFunc'],
+    // Top-level declarations: two names in one statement, even plain constants, and a destructured step result are refused.
+    twoNames: [`const first = 1, second = 2\n${step}`],
+    destructuredStep: ["const { escalationKey } = await workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })"],
+    pairFromAll: [
+      "const [one, two] = await Promise.all([workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId }), workflow.do('Escalate again', 'escalateTodo', { todoId: input.todoId })])",
+    ],
   }
   const file = [
     "import { pikkuWorkflowFunc, pikkuWorkflowComplexFunc, WorkflowCancelledException } from '#pikku/workflow'",
@@ -700,7 +706,7 @@ test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of
     ),
   ].join('\n')
   const { reported, state } = await inspectFiles('dsl-shapes', { 'probe.workflow.ts': file }, { allow: { complexWorkflows: true } })
-  assert.deepEqual(codes(reported), ['PKU641 critical', 'PKU641 critical', 'PKU641 critical', 'PKU641 critical'])
+  assert.deepEqual(codes(reported), Array(6).fill('PKU641 critical'))
   const types = Object.fromEntries(Object.keys(shapes).map((name) => [name, state.workflows.meta[name]?.steps?.map((s: any) => s.type) ?? 'refused']))
   assert.deepEqual(types, {
     constLoop: ['fanout'],
@@ -715,6 +721,9 @@ test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of
     cancelThrow: ['rpc', 'cancel'],
     destructuredInput: 'refused',
     complexDestructured: ['rpc'],
+    twoNames: 'refused',
+    destructuredStep: 'refused',
+    pairFromAll: ['parallel'],
   })
 })
 
