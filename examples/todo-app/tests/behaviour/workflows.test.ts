@@ -1496,7 +1496,7 @@ test('graph-branch-no-edge: a node with a next record whose function takes no br
   })
 })
 
-test('graph-references-checked-at-start: a graph that refs, routes to or starts at a node it does not have is refused before a run is created or a node is called', async () => {
+test('graph-references-checked-at-start: a graph that refs, fans out over, routes to or starts at a node it does not have, or whose start nodes all read another node, is refused before a run is created or a node is called', async () => {
   let called = 0
   const count = (original: RegisteredFunc): RegisteredFunc => async (services, data, wire) => {
     called++
@@ -1507,7 +1507,10 @@ test('graph-references-checked-at-start: a graph that refs, routes to or starts 
     [{ a: { nodeId: 'a', rpcName: 'health', input: {}, next: 'ghost' } }, ['a'], "node 'a' routes to unknown node 'ghost'"],
     [{ a: { nodeId: 'a', rpcName: 'health', input: {}, onError: 'ghost' } }, ['a'], "node 'a' onError targets unknown node 'ghost'"],
     [{ a: { nodeId: 'a', rpcName: 'health', input: {} } }, ['ghost'], "entry node 'ghost' is not defined"],
+    [{ a: { nodeId: 'a', rpcName: 'health', input: {}, forEach: { $ref: 'ghost', path: 'ids' } } }, ['a'], "node 'a' references unknown node 'ghost' in forEach"],
   ]
+  // Start nodes that all read another node: here `b`, picked with startNode, reads `a` through a ref.
+  const readsA = { a: { nodeId: 'a', rpcName: 'health', input: {} }, b: { nodeId: 'b', rpcName: 'health', input: { x: { $ref: 'a', path: 'x' } } } }
   await withWrappedFunction('health', count, async () => {
     for (const [nodes, entries, message] of cases) {
       await withTestGraph('badRefsGraph', nodes, entries, async () => {
@@ -1516,6 +1519,11 @@ test('graph-references-checked-at-start: a graph that refs, routes to or starts 
         })
       })
     }
+    await withTestGraph('badRefsGraph', readsA, ['a', 'b'], async () => {
+      await assert.rejects(services.workflowService.startWorkflow('badRefsGraph', {}, { type: 'test' }, rpcFor(services), { startNode: 'b' }), {
+        message: "Workflow graph 'badRefsGraph': no entry nodes have satisfied dependencies",
+      })
+    })
   })
   assert.equal(called, 0)
   assert.deepEqual(await services.workflowService.listRuns({ workflowName: 'badRefsGraph' }), [])
