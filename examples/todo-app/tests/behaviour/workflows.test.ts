@@ -377,6 +377,39 @@ test('step-onerror-inline-not-called: a step retried in the process running the 
   )
 })
 
+test('queued-step-failed-attempt-replayed: a replay of the run between a failed attempt of a queued step and the queue\'s retry finds the step failed, calls its onError function and fails the run with attempts left', async () => {
+  let compensated = 0
+  const jobs: any[] = []
+  services.queueService = { add: async (queue: string, data: any) => { jobs.push({ queue, step: data.stepName }); return 'job' } }
+  try {
+    await withProbeWorkflow(
+      'queuedReplayProbe',
+      async (_services, _input, { workflow }) => workflow.do('Charge', 'probeQueuedCharge', {}, { onError: 'probeQueuedRefund' }),
+      async (name) => {
+        const rpc = rpcFor(services)
+        const { runId } = await services.workflowService.startWorkflow(name, {}, { type: 'test' }, rpc, { inline: true })
+        assert.deepEqual(jobs, [{ queue: 'pikku-workflow-step-worker', step: 'Charge' }])
+        // The step worker's first attempt fails; 5 retries are left, so the worker does not resume the run.
+        await assert.rejects(services.workflowService.executeWorkflowStep(runId, 'Charge', 'probeQueuedCharge', {}, rpc), { message: 'card declined' })
+        const [step] = await services.workflowService.getRunHistory(runId)
+        assert.deepEqual([step.status, step.attemptCount, step.retries], ['failed', 1, 5])
+        assert.equal((await services.workflowService.getRun(runId)).status, 'running')
+        // An orchestrator job for the run arriving before the queue retries the step (a redelivery, another step's resume).
+        await assert.rejects(services.workflowService.orchestrateWorkflow(runId, rpc), { message: 'card declined' })
+        assert.equal(compensated, 1)
+        const run = await services.workflowService.getRun(runId)
+        assert.deepEqual([run.status, run.error.message], ['failed', 'card declined'])
+      },
+      {
+        probeQueuedCharge: { func: async () => { throw new Error('card declined') }, workflowQueued: true },
+        probeQueuedRefund: { func: async () => { compensated++ } },
+      },
+    )
+  } finally {
+    delete services.queueService
+  }
+})
+
 test('do-child-workflow-step: a do step naming a workflow fails when the child fails or is cancelled, starting a new child on each retry; a child that suspends gives the step no output and the parent carries on', async () => {
   const { WorkflowCancelledException } = await import('@pikku/core/workflow')
   const parentOf = (child: string) => async (_services: any, _input: any, { workflow }: any) => ({
