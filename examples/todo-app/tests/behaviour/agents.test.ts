@@ -1550,3 +1550,45 @@ test('run-context-in-instructions: context in the run input is appended to the i
   assert.equal(model.calls.length, 4)
   assert.ok(!model.calls[3].system.includes('Project: Apollo'), 'the continued run does not')
 })
+
+test('modify-output-stream-runner-events-only: a modifyOutputStream hook sees the events the model runner streams, but not step starts, sub-agent calls, the sub-agent\'s own text or an approval request, which reach the client unchanged; listed on the sub-agent too, it changes the sub-agent\'s text', async () => {
+  const todo = await newTodo('alice', 'Hook scope todo')
+  const seen: string[] = []
+  const upper = {
+    modifyOutputStream: async (_services: unknown, { event }: { event: any }) => {
+      seen.push(event.type)
+      return event.type === 'text-delta' ? { ...event, text: event.text.toUpperCase() } : event
+    },
+  }
+  await withAgentFields((agent) => ({ agentMiddleware: [...agent.agentMiddleware, upper] }), async () => {
+    const { rpc, events } = channelRpc('alice')
+    model.answer(
+      { toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'h' } }] },
+      { text: 'planner words' },
+      { toolCalls: [{ toolName: 'deleteTodoWithApproval', args: { todoId: todo.todoId } }] },
+    )
+    await rpc.agent.stream('todoAssistant', { message: 'Plan, then delete', threadId: 'alice-stream-hook-scope', resourceId: 'alice' })
+    const text = events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join('')
+    assert.equal(text, 'planner words', 'the sub-agent text passes the parent hook by')
+    assert.ok(approvalRequest(events), 'the approval request reaches the client')
+    assert.ok(events.some((e) => e.type === 'STEP_STARTED'))
+    assert.ok(events.some((e) => e.type === 'CUSTOM' && e.name === 'pikku:agent-call'))
+  })
+  assert.ok(seen.includes('tool-call') && seen.includes('usage'), seen.join(','))
+  for (const type of ['step-start', 'agent-call', 'agent-result', 'approval-request', 'text-delta']) {
+    assert.ok(!seen.includes(type), `the hook saw ${type}: ${seen.join(',')}`)
+  }
+
+  // Listed on the sub-agent as well, the hook reaches the sub-agent's text.
+  const planner: any = pikkuState(null, 'agent', 'agents').get('dayPlanner')
+  const plannerMiddleware = planner.agentMiddleware
+  planner.agentMiddleware = [...(plannerMiddleware ?? []), upper]
+  try {
+    const { rpc, events } = channelRpc('alice')
+    model.answer({ toolCalls: [{ toolName: 'dayPlanner', args: { message: 'plan', session: 'h' } }] }, { text: 'planner words' }, { text: '' })
+    await rpc.agent.stream('todoAssistant', { message: 'Plan', threadId: 'alice-stream-hook-scope-sub', resourceId: 'alice' })
+    assert.equal(events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join(''), 'PLANNER WORDS')
+  } finally {
+    planner.agentMiddleware = plannerMiddleware
+  }
+})
