@@ -1592,3 +1592,27 @@ test('modify-output-stream-runner-events-only: a modifyOutputStream hook sees th
     planner.agentMiddleware = plannerMiddleware
   }
 })
+
+test('approval-second-through-resume-runs: of two requests, once approve has finished the run with the first, the second answered through the streaming resume still runs its tool and reopens the finished run', async () => {
+  const first = await newTodo('alice', 'First to resume')
+  const second = await newTodo('alice', 'Second to resume')
+  model.answer({
+    toolCalls: [
+      { toolName: 'deleteTodoWithApproval', args: { todoId: first.todoId } },
+      { toolName: 'deleteTodoWithApproval', args: { todoId: second.todoId } },
+    ],
+  })
+  const turn = await (await ask('alice', 'Delete both', 'alice-approve-then-resume')).json()
+  model.answer({ text: 'Done.' })
+  assert.equal((await answer('alice', turn.runId, turn.pendingApprovals[0].toolCallId, true)).status, 200)
+  assert.equal((await services.agentRunState.getRun(turn.runId)).status, 'completed')
+  assert.ok(await services.todoStore.get(second.todoId))
+
+  model.answer({ text: 'Deleted the second too.' })
+  const { rpc, events } = channelRpc('alice')
+  await rpc.agent.resume(turn.runId, { toolCallId: turn.pendingApprovals[1].toolCallId, approved: true })
+  assert.equal(await services.todoStore.get(second.todoId), undefined, 'the second tool ran')
+  assert.equal(model.calls.length, 3, 'the finished run went back to the model')
+  assert.equal(events.at(-1).type, 'RUN_FINISHED')
+  assert.equal((await services.agentRunState.getRun(turn.runId)).status, 'completed')
+})
