@@ -116,3 +116,19 @@ test('core-fetch-bubble-errors-rejects: with bubbleErrors, core\'s fetch rejects
   // Without it, the same request resolves with the 403 answer.
   assert.equal((await coreFetch(new Request('http://localhost/todos'))).status, 403)
 })
+
+test('core-reader-form-field-limit: core\'s reader takes a form body of up to 256 fields and refuses one of 257 with 422 UnprocessableContentError', async () => {
+  const { PikkuFetchHTTPRequest } = await import('@pikku/core/http')
+  const { UnprocessableContentError } = await import('@pikku/core/errors')
+  const read = (fields: number) => {
+    const body = Array.from({ length: fields }, (_, i) => `f${i}=${i}`).join('&')
+    const request = new Request('http://localhost/probe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    })
+    return new PikkuFetchHTTPRequest(request).data() as Promise<Record<string, string>>
+  }
+  assert.equal(Object.keys(await read(256)).length, 256)
+  await assert.rejects(read(257), (e: unknown) => e instanceof UnprocessableContentError && /Too many form parameters/.test((e as Error).message))
+})
