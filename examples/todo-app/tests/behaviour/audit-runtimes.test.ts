@@ -132,3 +132,21 @@ test('core-reader-form-field-limit: core\'s reader takes a form body of up to 25
   assert.equal(Object.keys(await read(256)).length, 256)
   await assert.rejects(read(257), (e: unknown) => e instanceof UnprocessableContentError && /Too many form parameters/.test((e as Error).message))
 })
+
+test('log-warnings-unlisted-registered-silent: a registered error whose status logWarningsForStatusCodes does not list gets no warning or error in the log; listed, it is logged as a warning', async () => {
+  const { fetch: coreFetch } = await import('@pikku/core/http')
+  const warned = collectLogs(mcp.services, 'warn')
+  const logged = collectLogs(mcp.services, 'error')
+  try {
+    // GET /todos without a session: the function runner throws ForbiddenError, registered with status 403.
+    assert.equal((await coreFetch(new Request('http://localhost/todos'))).status, 403)
+    assert.ok(!warned.lines.some((line) => /Authentication required/.test(line)), JSON.stringify(warned.lines))
+    assert.ok(!logged.lines.some((line) => /Authentication required/.test(line)), JSON.stringify(logged.lines))
+    assert.equal((await coreFetch(new Request('http://localhost/todos'), { logWarningsForStatusCodes: [403] })).status, 403)
+    assert.ok(warned.lines.some((line) => /Authentication required/.test(line)), JSON.stringify(warned.lines))
+    assert.ok(!logged.lines.some((line) => /Authentication required/.test(line)), JSON.stringify(logged.lines))
+  } finally {
+    logged.restore()
+    warned.restore()
+  }
+})
