@@ -456,6 +456,38 @@ test('completed-metadata-failed-at: on BullMQ a completed job\'s metadata() has 
   assert.equal(meta.failedAt.getTime(), meta.completedAt!.getTime())
 })
 
+test('job-read-at-get-job: on BullMQ a job\'s result and metadata() keep what getJob read, while status() reads the job again; a second getJob sees the outcome', async () => {
+  const fine = await dueIn(30 * 60 * 1000)
+  const broken = await dueIn(30 * 60 * 1000, 'Store down, read early')
+  const down = storeDownFor(services, broken.todoId)
+  try {
+    // A delay keeps both jobs waiting while getJob reads them.
+    const okId = await queueService.add('todo-reminders', { todoId: fine.todoId }, { delay: 1000 })
+    const failId = await queueService.add('todo-reminders', { todoId: broken.todoId }, { delay: 1000 })
+    const ok = (await queueService.getJob('todo-reminders', okId))!
+    const failing = (await queueService.getJob('todo-reminders', failId))!
+    assert.deepEqual(await ok.waitForCompletion!(10_000), { reminded: true })
+    await assert.rejects(failing.waitForCompletion!(10_000), /todo store unreachable/)
+    assert.equal(down.calls, 1)
+    // status() asks Redis again ...
+    assert.equal(await ok.status(), 'completed')
+    assert.equal(await failing.status(), 'failed')
+    // ... result and metadata() do not.
+    assert.equal(ok.result ?? null, null)
+    assert.equal((await ok.metadata!()).completedAt, undefined)
+    assert.equal((await failing.metadata!()).attemptsMade, 0)
+    assert.equal((await failing.metadata!()).error, undefined)
+    const okAgain = (await queueService.getJob('todo-reminders', okId))!
+    const failAgain = (await queueService.getJob('todo-reminders', failId))!
+    assert.deepEqual(okAgain.result, { reminded: true })
+    assert.ok((await okAgain.metadata!()).completedAt instanceof Date)
+    assert.equal((await failAgain.metadata!()).attemptsMade, 1)
+    assert.equal((await failAgain.metadata!()).error, 'todo store unreachable')
+  } finally {
+    down.restore()
+  }
+})
+
 test('supports-results: BullQueueService says it keeps results', () => {
   assert.equal(bull.getQueueService().supportsResults, true)
 })

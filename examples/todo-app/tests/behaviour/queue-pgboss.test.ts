@@ -337,6 +337,20 @@ test('failed-metadata-no-error: on pg-boss a failed job\'s metadata() has no err
   }
 })
 
+test('job-read-at-get-job: on pg-boss a job\'s metadata() keeps what getJob read, while status() reads the job again; a second getJob sees the outcome', async () => {
+  const todo = await dueIn(30 * 60 * 1000, 'Read early')
+  const qs = pgBoss.getQueueService()
+  // A delay keeps the job waiting while getJob reads it.
+  const jobId = await qs.add('todo-reminders', { todoId: todo.todoId }, { delay: 1000 })
+  const early = (await qs.getJob('todo-reminders', jobId))!
+  await early.waitForCompletion!(15_000)
+  assert.equal(await early.status(), 'completed')
+  assert.equal((await early.metadata!()).completedAt, undefined)
+  assert.equal((await early.metadata!()).processedAt, undefined)
+  const again = (await qs.getJob('todo-reminders', jobId))!
+  assert.ok((await again.metadata!()).completedAt instanceof Date)
+})
+
 test('long-job-timed-out: on pg-boss a job still running when its queue\'s expireInSeconds (900 on the queues add creates) runs out is failed, while the function goes on', async () => {
   // The adapter creates its queues without options, so pg-boss's default expiry of 15 minutes applies; shortened
   // here to one second to watch what happens when it runs out.
