@@ -351,6 +351,19 @@ test('job-read-at-get-job: on pg-boss a job\'s metadata() keeps what getJob read
   assert.ok((await again.metadata!()).completedAt instanceof Date)
 })
 
+test('retry-delay-zero-without-backoff: on pg-boss a job with no backoff, or a fixed or linear one without a delay, is stored with retryDelay 0 and no retryBackoff', async () => {
+  const name = `probe-no-backoff-${process.pid}`
+  const qs = pgBoss.getQueueService()
+  try {
+    for (const options of [{ attempts: 3 }, { attempts: 3, backoff: 'fixed' }, { attempts: 3, backoff: { type: 'fixed' } }, { attempts: 3, backoff: 'linear' }]) {
+      const job = (await boss.getJobById(name, await qs.add(name, { n: 1 }, options))) as any
+      assert.deepEqual([job.retryLimit, job.retryDelay, job.retryBackoff], [2, 0, false], JSON.stringify(options))
+    }
+  } finally {
+    await boss.deleteQueue(name)
+  }
+})
+
 test('long-job-timed-out: on pg-boss a job still running when its queue\'s expireInSeconds (900 on the queues add creates) runs out is failed, while the function goes on', async () => {
   // The adapter creates its queues without options, so pg-boss's default expiry of 15 minutes applies; shortened
   // here to one second to watch what happens when it runs out.
