@@ -445,6 +445,24 @@ test('priority-lower-first: on BullMQ a job with a lower priority number is hand
   }
 })
 
+test('priority-none-first: on BullMQ a job with no priority is handed out before any job with one, a negative one included', async () => {
+  const connection = { host: redis.host, port: redis.port }
+  const publisher = new ConnectedBullQueueService(connection)
+  // No worker is wired to this queue: a worker that does not run by itself takes the jobs in the order it would get them.
+  const worker = new Worker('priority-none-probe', null, { connection, autorun: false })
+  try {
+    await publisher.add('priority-none-probe', { n: 'one' }, { priority: 1 })
+    await publisher.add('priority-none-probe', { n: 'minus-five' }, { priority: -5 })
+    await publisher.add('priority-none-probe', { n: 'none' })
+    const order: unknown[] = []
+    for (let i = 0; i < 3; i++) order.push((await worker.getNextJob(`probe-token-${i}`))?.data.n)
+    assert.deepEqual(order, ['none', 'minus-five', 'one'])
+  } finally {
+    await worker.close()
+    await publisher.close()
+  }
+})
+
 test('completed-metadata-failed-at: on BullMQ a completed job\'s metadata() has failedAt set, to its finish time', async () => {
   const todo = await dueIn(30 * 60 * 1000)
   const jobId = await queueService.add('todo-reminders', { todoId: todo.todoId })
