@@ -337,7 +337,7 @@ test('failed-metadata-no-error: on pg-boss a failed job\'s metadata() has no err
   }
 })
 
-test('job-read-at-get-job: on pg-boss a job\'s metadata() keeps what getJob read, while status() reads the job again; a second getJob sees the outcome', async () => {
+test('job-read-at-get-job: on pg-boss a job\'s metadata() keeps what getJob read, while status() reads the job again; a second getJob sees the outcome; the job has no result', async () => {
   const todo = await dueIn(30 * 60 * 1000, 'Read early')
   const qs = pgBoss.getQueueService()
   // A delay keeps the job waiting while getJob reads it.
@@ -349,6 +349,9 @@ test('job-read-at-get-job: on pg-boss a job\'s metadata() keeps what getJob read
   assert.equal((await early.metadata!()).processedAt, undefined)
   const again = (await qs.getJob('todo-reminders', jobId))!
   assert.ok((await again.metadata!()).completedAt instanceof Date)
+  // The adapter's job has no result field, fetched early or late.
+  assert.equal('result' in early, false)
+  assert.equal('result' in again, false)
 })
 
 test('retry-delay-zero-without-backoff: on pg-boss a job with no backoff, or a fixed or linear one without a delay, is stored with retryDelay 0 and no retryBackoff', async () => {
