@@ -354,6 +354,22 @@ test('job-read-at-get-job: on pg-boss a job\'s metadata() keeps what getJob read
   assert.equal('result' in again, false)
 })
 
+test('get-job-rejects: on pg-boss getJob rejects for a queue that does not exist in the database, and for an id that is not a UUID, such as the jobId given to add', async () => {
+  const qs = pgBoss.getQueueService()
+  const missing = `probe-missing-${process.pid}`
+  await assert.rejects(qs.getJob(missing, '00000000-0000-0000-0000-000000000000'), { message: `Queue ${missing} does not exist` })
+  const todo = await dueIn(3 * HOUR, 'Looked up by its jobId')
+  const { jobId } = await callerAs(services, owner).invoke('queueReminder', { todoId: todo.todoId })
+  try {
+    // PostgreSQL refuses the id before any row is read.
+    await assert.rejects(qs.getJob('todo-reminders', `reminder-${todo.todoId}`), { message: /^invalid input syntax for type uuid: "reminder-/ })
+    // An id that is a UUID but names no job answers null.
+    assert.equal(await qs.getJob('todo-reminders', '00000000-0000-0000-0000-000000000000'), null)
+  } finally {
+    await boss.cancel('todo-reminders', jobId!)
+  }
+})
+
 test('retry-delay-zero-without-backoff: on pg-boss a job with no backoff, or a fixed or linear one without a delay, is stored with retryDelay 0 and no retryBackoff', async () => {
   const name = `probe-no-backoff-${process.pid}`
   const qs = pgBoss.getQueueService()
