@@ -704,7 +704,7 @@ test('generated-routes-not-enabled-404: the app does not turn on the workflow sc
   assert.equal(response.status, 404)
 })
 
-test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of variable, an unawaited step, a destructured input, a top-level declaration of two names and a destructured step result with PKU641, accepts an array pattern over a Promise.all of steps, lets a call inside an array literal through, leaves a plain throw out of the graph silently while a thrown WorkflowCancelledException becomes a cancel step, and lets a pikkuWorkflowComplexFunc destructure its input', async () => {
+test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of variable, an unawaited step, a destructured input, a top-level declaration of two names and a destructured step result with PKU641, accepts an array pattern over a Promise.all of steps and a destructure of a value that is not a step, lets a call inside an array literal through, leaves a plain throw out of the graph silently while a thrown WorkflowCancelledException becomes a cancel step, and lets a pikkuWorkflowComplexFunc destructure its input', async () => {
   const { codes, inspectFiles } = await import('./harness/inspector.js')
   const step = "await workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId })"
   const loopStep = "await workflow.do('Escalate', 'escalateTodo', { todoId })"
@@ -725,6 +725,8 @@ test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of
     pairFromAll: [
       "const [one, two] = await Promise.all([workflow.do('Escalate', 'escalateTodo', { todoId: input.todoId }), workflow.do('Escalate again', 'escalateTodo', { todoId: input.todoId })])",
     ],
+    // Destructuring a value that is not a step, two names in one statement, is let through.
+    destructuredValue: ["const { todoId, todoIds } = input\nawait workflow.do('Escalate', 'escalateTodo', { todoId })"],
   }
   const file = [
     "import { pikkuWorkflowFunc, pikkuWorkflowComplexFunc, WorkflowCancelledException } from '#pikku/workflow'",
@@ -757,6 +759,7 @@ test('dsl-shapes-inspector: the inspector refuses a let or destructured for...of
     twoNames: 'refused',
     destructuredStep: 'refused',
     pairFromAll: ['parallel'],
+    destructuredValue: ['rpc'],
   })
 })
 
