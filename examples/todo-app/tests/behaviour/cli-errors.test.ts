@@ -599,3 +599,44 @@ test('pku921-addon-contract: in an addon, middleware: or permissions: written in
   assert.deepEqual(await addonBanCodes('pku921-shorthand', shorthand), [])
   assert.deepEqual(await addonBanCodes('pku921-app', onRoute, false), [])
 })
+
+/**
+ * Which of the "No … found" and "More than one … found" lines stop a run: the CLI's checkRequiredTypes, called with
+ * the flags the function-types step of `pikku all` passes (session, wire services and singleton services types) and
+ * with those of the Next.js step (config and singleton services factory), on a project with one of each of the other
+ * types and no CoreConfig type, or two.
+ */
+test('core-config-not-required: with no type extending CoreConfig, or two, the "No CoreConfig found" or "More than one CoreConfig found" line is recorded but the checks of pikku all pass; two stop only the Next.js step', async () => {
+  const { checkRequiredTypes } = await import(`${CLI_DIST}/src/utils/check-required-types.js`)
+  const base = {
+    'types.ts': [
+      "import type { CoreUserSession, CoreSingletonServices, CoreServices } from '@pikku/core'",
+      'export interface Session extends CoreUserSession { userId: string }',
+      'export interface SingletonServices extends CoreSingletonServices {}',
+      'export interface Services extends CoreServices<SingletonServices> {}',
+      '',
+    ].join('\n'),
+  }
+  const config = (name: string) => `import type { CoreConfig } from '@pikku/core'\nexport interface ${name} extends CoreConfig { region: string }\n`
+  const verdict = (errors: unknown, requires: Record<string, boolean>) => {
+    try {
+      checkRequiredTypes(errors, requires)
+      return 'passes'
+    } catch (error) {
+      return (error as Error).message
+    }
+  }
+  const functionTypes = { userSessionType: true, wireServiceType: true, singletonServicesType: true }
+  const nextjs = { config: true, singletonServicesFactory: true }
+  const none = await inspectFiles('core-config-none', base)
+  const noneErrors = [...none.state.filesAndMethodsErrors.keys()]
+  assert.ok(noneErrors.some((message: string) => message.startsWith('No CoreConfig found')), noneErrors.join('\n'))
+  assert.equal(verdict(none.state.filesAndMethodsErrors, functionTypes), 'passes')
+  const two = await inspectFiles('core-config-two', { ...base, 'a.ts': config('AppConfig'), 'b.ts': config('OtherConfig') })
+  assert.ok([...two.state.filesAndMethodsErrors.keys()].includes('More than one CoreConfig found'))
+  assert.equal(verdict(two.state.filesAndMethodsErrors, functionTypes), 'passes')
+  assert.match(verdict(two.state.filesAndMethodsErrors, nextjs), /^Found errors:\n[^]*- More than one CoreConfig found/)
+  // A missing session type, by contrast, stops the same step.
+  const noSession = await inspectFiles('core-config-no-session', { 'types.ts': base['types.ts'].replace(/.*CoreUserSession \{.*\n/, '') })
+  assert.match(verdict(noSession.state.filesAndMethodsErrors, functionTypes), /- No CoreUserSession found/)
+})
