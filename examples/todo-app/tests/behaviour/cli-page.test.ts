@@ -280,3 +280,23 @@ test('pikku-func-command-needs-session: a command whose function is a pikkuFunc,
     }
   }
 })
+
+test('openapi-output-file-cwd: the loader leaves a relative openAPI.outputFile as written, and the OpenAPI step writes it under the working directory, not beside the config file', async () => {
+  const { result } = await loadConfig({ openAPI: { outputFile: './docs/openapi.json', additionalInfo: { info: { title: 't', version: '1' } } } })
+  assert.equal(result.openAPI.outputFile, './docs/openapi.json')
+  const { pikkuOpenAPI } = await import(join(CLI_DIST, 'src', 'functions', 'wirings', 'http', 'pikku-command-openapi.js'))
+  const project = runTempDir('cli-page-openapi-project')
+  const below = join(project, 'packages', 'api')
+  const cwd = process.cwd()
+  const quiet = { debug() {}, info() {} }
+  try {
+    mkdirSync(below, { recursive: true })
+    process.chdir(below)
+    await pikkuOpenAPI.func({ logger: quiet, config: { openAPI: result.openAPI }, getInspectorState: async () => ({ openAPISpec: { openapi: '3.1.0' } }) }, undefined, {})
+    assert.ok(existsSync(join(below, 'docs', 'openapi.json')))
+    assert.ok(!existsSync(join(project, 'docs', 'openapi.json')))
+  } finally {
+    process.chdir(cwd)
+    rmSync(project, { recursive: true, force: true })
+  }
+})
