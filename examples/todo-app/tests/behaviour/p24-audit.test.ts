@@ -14,3 +14,10 @@ test('filter-unknown-name-refused: --filter with a name namedFilters does not ho
   assert.throws(() => parseCLIFilters({ filter: ['public'] }, {}), { message: "Unknown --filter 'public'. No named filters configured in pikku.config.json" })
   assert.deepEqual(parseCLIFilters({ filter: ['public'] }, config).tags, ['public'])
 })
+
+test('filter-target-values: --target and --excludeTarget take only serverless or server; any other value stops the start with "Invalid --target value(s)" or "Invalid --exclude-target value(s)"', async () => {
+  const { parseCLIFilters } = await import(join(CLI_DIST, 'src', 'utils', 'parse-cli-filters.js'))
+  assert.throws(() => parseCLIFilters({ target: ['lambda'] }, {}), { message: "Invalid --target value(s): [lambda]. Allowed: 'serverless', 'server'." })
+  assert.throws(() => parseCLIFilters({ excludeTarget: ['edge'] }, {}), { message: "Invalid --exclude-target value(s): [edge]. Allowed: 'serverless', 'server'." })
+  assert.deepEqual(parseCLIFilters({ target: ['server'] }, {}).target, ['server'])
+})
