@@ -255,6 +255,31 @@ test('scheduled-daily-digest: the dailyDigest handler runs the daily-digest task
   assert.ok(logged.includes('Sending the daily digest of open to-dos'))
 })
 
+test('scheduled-failure-rejects: a daily-digest run that throws, a skip() included, makes the dailyDigest handler reject, while runLambdaScheduled prints the error with console.error and resolves', async () => {
+  const { runLambdaScheduled } = await import('@pikku/lambda/scheduled')
+  const { pikkuFuncId } = (pikkuState(null, 'scheduler', 'meta') as Record<string, { pikkuFuncId: string }>)['daily-digest']!
+  const skipped = { name: 'ScheduledTaskSkippedError', message: "Scheduled task 'daily-digest' was skipped: probe" }
+  const printed: unknown[][] = []
+  const consoleError = console.error
+  console.error = (...args: unknown[]) => void printed.push(args)
+  try {
+    await withWrappedFunction(pikkuFuncId, () => async (_services, _data, wire) => wire.scheduledTask.skip('probe'), async () => {
+      await assert.rejects(lambda.dailyDigest(), skipped)
+      await runLambdaScheduled({} as never)
+    })
+    await withWrappedFunction(pikkuFuncId, () => async () => {
+      throw new Error('digest failed')
+    }, async () => {
+      await assert.rejects(lambda.dailyDigest(), { message: 'digest failed' })
+    })
+  } finally {
+    console.error = consoleError
+  }
+  const digestErrors = printed.filter(([label]) => String(label).startsWith("Scheduled task 'daily-digest'"))
+  assert.equal(digestErrors.length, 1)
+  assert.equal((digestErrors[0]![1] as Error).name, 'ScheduledTaskSkippedError')
+})
+
 test('lambda-bundle-imports-aws-services-peers: bundled with the page\'s esbuild options (@aws-sdk/* external), the Lambda entry still imports the S3, Secrets Manager, CloudFront signer and S3 presigner packages, peers of @pikku/aws-services, beside client-sqs', async () => {
   const { build } = await import('esbuild')
   const result = await build({
