@@ -1,12 +1,12 @@
 // What docs/runtimes/cloudflare-functions.mdx says of @pikku/cloudflare that runs in Node.js: the app's Worker entry
 // (src/runtimes/cloudflare.ts) given a WebSocket upgrade, and CloudflareQueueService given a stand-in producer
 // binding. No Cloudflare service is reached.
-import { after, test } from 'node:test'
+import { after, mock, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { getSingletonServices } from '@pikku/core/state'
+import { getSingletonServices, pikkuState, setSingletonServices } from '@pikku/core/state'
 import { stopSingletonServices } from '@pikku/core/utils'
 import { CloudflareQueueService } from '@pikku/cloudflare/queue'
-import { quiet } from './harness/app.js'
+import { quiet, withWrappedFunction } from './harness/app.js'
 
 after(() => stopSingletonServices())
 
@@ -33,4 +33,23 @@ test('cloudflare-queue-binding: CloudflareQueueService sends to the env binding 
   assert.deepEqual(sent[0].message, { id, queueName: 'todo-reminders', data: { todoId: 't1' }, pikkuUserId: undefined })
   await assert.rejects(new CloudflareQueueService({}).add('todo-reminders', {}), /Queue binding "TODO_REMINDERS" not found/)
   await assert.rejects(queues.getJob('todo-reminders', id), /does not support getJob/)
+})
+
+test('cloudflare-scheduled-failure-rejects: when the matched task throws, a skip() included, the Worker entry\'s scheduled handler rejects with that error', async () => {
+  await import('./harness/core-cloudflare.js')
+  const { default: worker } = await import('../../src/runtimes/cloudflare.js')
+  await worker.fetch(new Request('http://localhost/health'), {})
+  quiet(getSingletonServices() as never)
+  const { pikkuFuncId } = (pikkuState(null, 'scheduler', 'meta') as Record<string, { pikkuFuncId: string }>)['daily-digest']!
+  await withWrappedFunction(pikkuFuncId, () => async (_services, _data, wire) => wire.scheduledTask.skip('probe'), async () => {
+    await assert.rejects(worker.scheduled({ cron: '0 9 * * *', scheduledTime: Date.now() } as never, {}), {
+      name: 'ScheduledTaskSkippedError',
+      message: "Scheduled task 'daily-digest' was skipped: probe",
+    })
+  })
+  await withWrappedFunction(pikkuFuncId, () => async () => {
+    throw new Error('digest failed')
+  }, async () => {
+    await assert.rejects(worker.scheduled({ cron: '0 9 * * *', scheduledTime: Date.now() } as never, {}), { message: 'digest failed' })
+  })
 })
