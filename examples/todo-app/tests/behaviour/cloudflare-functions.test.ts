@@ -35,6 +35,41 @@ test('cloudflare-queue-binding: CloudflareQueueService sends to the env binding 
   await assert.rejects(queues.getJob('todo-reminders', id), /does not support getJob/)
 })
 
+test('cloudflare-queue-unparsable-body-skipped: a message whose body is a string that is not JSON is logged and skipped, and the batch still resolves after running the jobs around it', async () => {
+  await import('./harness/core-cloudflare.js')
+  const { createCloudflareQueueHandler } = await import('@pikku/cloudflare/handler')
+  const { default: worker } = await import('../../src/runtimes/cloudflare.js')
+  await worker.fetch(new Request('http://localhost/health'), {})
+  const app = getSingletonServices()
+  quiet(app as never)
+  const Handler = createCloudflareQueueHandler({ createConfig: async () => ({}), createSingletonServices: async () => app })
+  const handler = new Handler(undefined, {})
+  Object.assign(handler, { env: {} })
+  const { pikkuFuncId } = (pikkuState(null, 'queue', 'meta') as Record<string, { pikkuFuncId: string }>)['todo-reminders']!
+  const ran: unknown[] = []
+  const log = mock.method(console, 'log', () => {})
+  const error = mock.method(console, 'error', () => {})
+  try {
+    await withWrappedFunction(pikkuFuncId, () => async (_services, data) => (ran.push(data), { reminded: false }), async () => {
+      const job = (todoId: string) => ({ id: todoId, queueName: 'todo-reminders', data: { todoId } })
+      await handler.queue({
+        queue: 'todo-reminders',
+        messages: [
+          { id: 'm1', body: job('t1') },
+          { id: 'm2', body: 'not json' },
+          { id: 'm3', body: job('t3') },
+        ],
+      })
+    })
+    assert.deepEqual(ran, [{ todoId: 't1' }, { todoId: 't3' }])
+    assert.ok(error.mock.calls.some((call) => call.arguments[0] === 'CF Queue: failed to parse message body' && call.arguments[1] === 'm2'))
+  } finally {
+    log.mock.restore()
+    error.mock.restore()
+    setSingletonServices(app)
+  }
+})
+
 test('cloudflare-scheduled-failure-rejects: when the matched task throws, a skip() included, the Worker entry\'s scheduled handler rejects with that error', async () => {
   await import('./harness/core-cloudflare.js')
   const { default: worker } = await import('../../src/runtimes/cloudflare.js')
