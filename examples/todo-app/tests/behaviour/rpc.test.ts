@@ -642,6 +642,24 @@ test('remote-token-checks: the receiver answers 401 to a call with no token, a t
   })
 })
 
+test('remote-caller-without-jwt-401: a caller whose deployment service was built without the jwt service, or without the secret service, sends no token, so a receiver with PIKKU_REMOTE_SECRET set answers 401', async () => {
+  await withRemoteRoute(async () => {
+    // Same registry prefix as the stand-in, so these callers find the registered receiver; neither calls start().
+    const noJwt = new RedisDeploymentService({}, redis.url, 'stand-in', undefined, secrets)
+    const noSecrets = new RedisDeploymentService({}, redis.url, 'stand-in', app.services.jwt)
+    try {
+      for (const caller of [noJwt, noSecrets]) {
+        await assert.rejects(caller.invoke('probeRemoteTarget', {}, { userId: 'alice' }), {
+          message: "Remote RPC call to 'probeRemoteTarget' failed: 401",
+        })
+      }
+    } finally {
+      await noJwt.stop()
+      await noSecrets.stop()
+    }
+  })
+})
+
 test('remote-weak-secret-receiver: a receiver whose PIKKU_REMOTE_SECRET is shorter than 32 characters throws WeakKeyMaterialError in pikkuRemoteAuthMiddleware, so every call fails', async () => {
   const { buildRemoteHeaders } = await import('@pikku/core/remote')
   await withRemoteRoute(async (deploymentService) => {
