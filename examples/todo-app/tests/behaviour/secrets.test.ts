@@ -1147,3 +1147,57 @@ test('credential-oauth-link-skipped-404: a credential that credentialOAuthProvid
     stop()
   }
 })
+
+test('shared-id-same-schema-duplicates: two defineSecret calls sharing a secretId and a schema constant, or two defineVariable calls sharing a variableId and one, pass the CLI\'s check, but its serializers then write the id twice, and the generated leaves fail to compile', { timeout: 600_000 }, async () => {
+  const source = [
+    "import { defineSecret } from '@pikku/core/secret'",
+    "import { defineVariable } from '@pikku/core/variable'",
+    "import { z } from 'zod'",
+    'export const KeySchema = z.string()',
+    'export const DelaySchema = z.number()',
+    "defineSecret({ name: 'mailKey', displayName: 'Mail key', secretId: 'MAIL_KEY', schema: KeySchema })",
+    "defineSecret({ name: 'mailKeyAgain', displayName: 'Mail key again', secretId: 'MAIL_KEY', schema: KeySchema })",
+    "defineVariable({ name: 'delay', displayName: 'Delay', variableId: 'DELAY_HOURS', schema: DelaySchema })",
+    "defineVariable({ name: 'delayAgain', displayName: 'Delay again', variableId: 'DELAY_HOURS', schema: DelaySchema })",
+  ].join('\n')
+  const { reported, state } = await inspectFiles('shared-id-same-schema', { 'declarations.ts': source })
+  assert.deepEqual(codes(reported), [])
+  // The CLI's own serializers (what `pikku all` writes to #pikku/secrets and #pikku/variables), from its build.
+  const cliFile = (path: string) => new URL(`../../node_modules/@pikku/cli/dist/src/functions/wirings/${path}`, import.meta.url).href
+  const { serializeSecretsTypes } = await import(cliFile('secrets/serialize-secrets-types.js'))
+  const { serializeVariablesTypes } = await import(cliFile('variables/serialize-variables-types.js'))
+  const sourceFile = state.secrets.definitions[0].sourceFile as string
+  const next = (name: string) => sourceFile.replace(/declarations\.ts$/, name)
+  // Neither stops: the schema check only compares different schema constants.
+  const secretsLeaf: string = serializeSecretsTypes({
+    definitions: state.secrets.definitions,
+    schemaLookup: state.schemaLookup,
+    secretsFile: next('secrets.gen.ts'),
+    packageMappings: {},
+  })
+  const variablesLeaf: string = serializeVariablesTypes({
+    definitions: state.variables.definitions,
+    schemaLookup: state.schemaLookup,
+    variablesFile: next('variables.gen.ts'),
+    packageMappings: {},
+  })
+  assert.equal(secretsLeaf.match(/'MAIL_KEY'\??:/g)?.length, 4)
+  assert.equal(variablesLeaf.match(/'DELAY_HOURS':/g)?.length, 4)
+  // The JSON sidecars are not written here; their side-effect imports are left out of the compile.
+  const withoutSidecar = (text: string) => text.replace(/^import '\.\/pikku-[a-z]+-meta\.gen\.json'.*$/m, '')
+  const { code, output } = await compileScratch('shared-id-same-schema', {
+    'declarations.ts': source,
+    'secrets.gen.ts': withoutSidecar(secretsLeaf),
+    'variables.gen.ts': withoutSidecar(variablesLeaf),
+  })
+  assert.notEqual(code, 0)
+  const errors = output.split('\n').filter(Boolean).map((line) => line.replace(/^.*\/(\w+\.gen\.ts)\(\d+,\d+\)/, '$1'))
+  assert.deepEqual(errors.sort(), [
+    "secrets.gen.ts: error TS1117: An object literal cannot have multiple properties with the same name.",
+    "secrets.gen.ts: error TS2300: Duplicate identifier 'MAIL_KEY'.",
+    "secrets.gen.ts: error TS2300: Duplicate identifier 'MAIL_KEY'.",
+    "variables.gen.ts: error TS1117: An object literal cannot have multiple properties with the same name.",
+    "variables.gen.ts: error TS2300: Duplicate identifier 'DELAY_HOURS'.",
+    "variables.gen.ts: error TS2300: Duplicate identifier 'DELAY_HOURS'.",
+  ])
+})
