@@ -397,6 +397,21 @@ test('get-credential-no-user-null: a call with no session gets null from getCred
   await credentialsOf().delete('google-calendar', 'alice')
 })
 
+test('get-credential-string-user-id: the wire takes the caller from a session userId only when it is a string; a numeric userId leaves the call with no caller, so getCredential resolves null', async () => {
+  await credentialsOf().set('google-calendar', { accessToken: 'token-42' }, '42')
+  registerProbe('readCredentialNumericUser', {
+    func: async (_s: unknown, _d: unknown, wire: any) => ({ calendar: await wire.getCredential('google-calendar') }),
+  })
+  try {
+    assert.deepEqual(await run('readCredentialNumericUser', {}, { session: { userId: 42, role: 'member' } }), { calendar: null })
+    assert.deepEqual(await run('readCredentialNumericUser', {}, { session: { userId: '42', role: 'member' } }), {
+      calendar: { accessToken: 'token-42' },
+    })
+  } finally {
+    await credentialsOf().delete('google-calendar', '42')
+  }
+})
+
 test('get-credential-queue-caller: in a queue job, getCredential reads the credentials of a pikkuUserId only when it is a claim signed by SignedQueueService that verifies; a plain id, or a signed claim that does not verify for the job it arrives on, leaves the job with no caller', async () => {
   const { runQueueJob, SignedQueueService } = await import('@pikku/core/queue')
   const credentials = credentialsOf()
