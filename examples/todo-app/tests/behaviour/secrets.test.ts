@@ -69,6 +69,16 @@ test('local-secret-reads-env: LocalSecretService returns an environment value wr
   }
 })
 
+test('local-secret-parses-twice: over a LocalVariablesService, which has parsed the value once, LocalSecretService parses it again, so a JSON string such as "123456" in quotes comes back as the number', async () => {
+  const secrets = secretsFrom({ QUOTED_NUMBER: '"123456"', QUOTED_TEXT: '"abc"' })
+  assert.equal((await secrets.getSecret('QUOTED_NUMBER')).reveal(), 123456)
+  assert.equal((await secrets.getSecret('QUOTED_TEXT')).reveal(), 'abc')
+  // An override is parsed once: the same text set through setSecret keeps its string.
+  const overridden = secretsFrom({})
+  await overridden.setSecret('QUOTED_NUMBER', '"123456"')
+  assert.equal((await overridden.getSecret('QUOTED_NUMBER')).reveal(), '123456')
+})
+
 test('local-secret-missing: a key set neither in the overrides nor the environment throws "Requested secret not found"', async () => {
   await assert.rejects(secretsFrom({}).getSecret('REMINDER_EMAIL_API_KEY'), { message: 'Requested secret not found' })
   // An empty value counts as missing too.
