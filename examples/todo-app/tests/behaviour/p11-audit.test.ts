@@ -7,6 +7,7 @@ import type { LocalContentConfig } from '@pikku/core/services/local-content'
 import { createLocalContentRequestHandler } from '@pikku/core/services/local-content-request-handler'
 import { PikkuNodeHTTPServer } from '@pikku/node-http-server'
 import { recordingLogger } from './harness/core-probes.js'
+import { codes, inspectFiles } from './harness/inspector.js'
 
 /** Prefixes only: neither check below reaches the disk. */
 const config: LocalContentConfig = { localFileUploadPath: '/nonexistent-content-root', uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets' }
@@ -57,4 +58,14 @@ test('kysely-session-store-set-rejects: KyselySessionStore.set does not catch th
   } finally {
     await db.destroy()
   }
+})
+
+test('pku921-inline-function: in an addon, a function defined inline in a defineHTTPRoutes call with its own permissions: is reported as PKU921, while the same function defined outside the contract and referenced by name is not', async () => {
+  const head = "import { pikkuSessionlessFunc } from '#pikku/function'\nimport { defineHTTPRoutes } from '#pikku/http'\n"
+  const inline = `${head}export const c = defineHTTPRoutes({ routes: { p: { method: 'post', route: '/p', func: pikkuSessionlessFunc<void, void>({ func: async () => {}, permissions: {} }) } } })\n`
+  const outside = `${head}export const probe = pikkuSessionlessFunc<void, void>({ func: async () => {}, permissions: {} })\nexport const c = defineHTTPRoutes({ routes: { p: { method: 'post', route: '/p', func: probe } } })\n`
+  const pku921 = async (name: string, text: string) =>
+    codes((await inspectFiles(name, { 'probe.ts': text }, { isAddon: true })).reported).filter((c) => c.startsWith('PKU921'))
+  assert.deepEqual(await pku921('p28-inline-func', inline), ['PKU921 critical'])
+  assert.deepEqual(await pku921('p28-outside-func', outside), [])
 })
