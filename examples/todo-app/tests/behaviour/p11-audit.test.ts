@@ -8,6 +8,7 @@ import { createLocalContentRequestHandler } from '@pikku/core/services/local-con
 import { PikkuNodeHTTPServer } from '@pikku/node-http-server'
 import { recordingLogger } from './harness/core-probes.js'
 import { codes, inspectFiles } from './harness/inspector.js'
+import { runTempDir } from './harness/temp.js'
 
 /** Prefixes only: neither check below reaches the disk. */
 const config: LocalContentConfig = { localFileUploadPath: '/nonexistent-content-root', uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets' }
@@ -68,4 +69,29 @@ test('pku921-inline-function: in an addon, a function defined inline in a define
     codes((await inspectFiles(name, { 'probe.ts': text }, { isAddon: true })).reported).filter((c) => c.startsWith('PKU921'))
   assert.deepEqual(await pku921('p28-inline-func', inline), ['PKU921 critical'])
   assert.deepEqual(await pku921('p28-outside-func', outside), [])
+})
+
+test('content-link-dotdot-prefix: an assetKey such as attachments/t1/../t2/<uuid> passes a startsWith(\'attachments/t1/\') check, and the link LocalContent.signContentKey makes from it is served by the request handler with t2\'s file', async () => {
+  const { rm } = await import('node:fs/promises')
+  const { Readable } = await import('node:stream')
+  const { LocalContent } = await import('@pikku/core/services/local-content')
+  const { JoseJWTService } = await import('@pikku/jose')
+  const { logger } = recordingLogger()
+  const root = runTempDir('p28-content')
+  try {
+    const jwt = new JoseJWTService(async () => [{ id: 'k1', value: 'a-content-signing-key-of-32-characters' }]) as never
+    const local = { localFileUploadPath: root, uploadUrlPrefix: '/uploads', assetUrlPrefix: '/assets' }
+    const content = new LocalContent(local, logger as never, jwt)
+    const handle = createLocalContentRequestHandler({ content: local, logger: logger as never, getJWT: () => jwt })
+    const id = crypto.randomUUID()
+    assert.equal(await content.writeFile({ bucket: 'attachments', key: `t2/${id}`, stream: Readable.from(['t2 only']) }), true)
+    const assetKey = `attachments/t1/../t2/${id}`
+    assert.ok(assetKey.startsWith('attachments/t1/'))
+    const link = await content.signContentKey({ bucket: 'attachments', contentKey: assetKey.slice('attachments/'.length), dateLessThan: new Date(Date.now() + 60 * 1000) })
+    const read = await handle(new Request(new URL(link, 'http://localhost')))
+    assert.equal(read?.status, 200)
+    assert.equal(await read!.text(), 't2 only')
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
 })
