@@ -11,7 +11,7 @@ import { PgEventHubService } from '@pikku/kysely-postgres'
 import { runChannelConnect, runChannelDisconnect, runChannelMessage } from '@pikku/core/channel/serverless'
 import { registerProbe } from './harness/core-probes.js'
 import { addChannelMiddleware, combineChannelMiddleware } from '@pikku/core/channel'
-import { addHTTPMiddleware, fetch as pikkuFetch, fetchData, PikkuFetchHTTPResponse } from '@pikku/core/http'
+import { addHTTPMiddleware, fetch as pikkuFetch, fetchData, PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
 import { randomUUID } from 'node:crypto'
 import { PikkuWebSocket } from '../../.pikku/pikku-websocket.gen.js'
 import type { TodoTopics } from '../../src/todo-events.js'
@@ -1391,6 +1391,33 @@ test('handler-error-close-delay-keeps-subscriptions: the runner closes the chann
   await actor.call('completeTodo', { todoId: todo.todoId })
   assert.deepEqual(await failing.next((f) => f.topic === 'todos:hcd'), { topic: 'todos:hcd', data: { ...todo, done: true } })
   await failing.call('unsubscribeFromChanges')
+})
+
+test('upgrade-bubble-errors: with bubbleErrors: true runLocalChannel rejects with the refusal it wrote (404 for an unknown path) and with an upgrade middleware error it wrote nothing for; an unknown path with respondWith404: false still resolves with nothing', async () => {
+  const missing = new PikkuFetchHTTPResponse()
+  await assert.rejects(
+    runLocalChannel({
+      channelId: randomUUID(),
+      request: new PikkuFetchHTTPRequest(new Request('http://localhost/no-such-channel')),
+      response: missing,
+      bubbleErrors: true,
+    }),
+    { name: 'NotFoundError' }
+  )
+  assert.equal(missing.statusCode, 404)
+  const badAuth = new PikkuFetchHTTPResponse()
+  await assert.rejects(
+    runLocalChannel({
+      channelId: randomUUID(),
+      request: new PikkuFetchHTTPRequest(new Request('http://localhost/todos/live', { headers: { authorization: 'Basic abc' } })),
+      response: badAuth,
+      bubbleErrors: true,
+    })
+  )
+  assert.equal(badAuth.statusCode, 200)
+  const quiet = await directUpgrade('/no-such-channel', {}, { respondWith404: false, bubbleErrors: true })
+  assert.equal(quiet.handler, undefined)
+  assert.equal(quiet.response.statusCode, 200)
 })
 
 test('direct-close-once: close() on the handler runLocalChannel returns runs onDisconnect and the close callbacks, then closes the wire services; a second close() does nothing', async () => {

@@ -8,7 +8,7 @@ import { PikkuFetchHTTPRequest, PikkuFetchHTTPResponse } from '@pikku/core/http'
 export const directUpgrade = async (
   path: string,
   headers: Record<string, string> = {},
-  options: { skipUserSession?: boolean; respondWith404?: boolean } = {}
+  options: { skipUserSession?: boolean; respondWith404?: boolean; bubbleErrors?: boolean } = {}
 ) => {
   const response = new PikkuFetchHTTPResponse()
   const handler = await runLocalChannel({
