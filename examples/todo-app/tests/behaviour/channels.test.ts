@@ -1420,6 +1420,26 @@ test('upgrade-bubble-errors: with bubbleErrors: true runLocalChannel rejects wit
   assert.equal(quiet.response.statusCode, 200)
 })
 
+test('upgrade-wire-services-error-returns-handler: when createWireServices throws during the upgrade, runLocalChannel writes a 500 to the response and still resolves with a handler, whose open() then sends nothing', async () => {
+  const factories = pikkuState(null, 'package', 'factories') as any
+  const createWireServices = factories.createWireServices
+  try {
+    factories.createWireServices = async () => {
+      throw new Error('wire services failed')
+    }
+    const { handler, response } = await directUpgrade('/todos/live')
+    assert.ok(handler instanceof PikkuLocalChannelHandler)
+    assert.equal(response.statusCode, 500)
+    const sent: unknown[] = []
+    handler.registerOnSend((message) => void sent.push(message))
+    await handler.open()
+    assert.deepEqual(sent, [])
+    await handler.close()
+  } finally {
+    factories.createWireServices = createWireServices
+  }
+})
+
 test('direct-close-once: close() on the handler runLocalChannel returns runs onDisconnect and the close callbacks, then closes the wire services; a second close() does nothing', async () => {
   const factories = pikkuState(null, 'package', 'factories') as any
   const createWireServices = factories.createWireServices
