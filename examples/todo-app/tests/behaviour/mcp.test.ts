@@ -7,7 +7,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { startMCPServer, type RunningMCP } from './harness/mcp.js'
 import { registerProbe } from './harness/core-probes.js'
 import { pikkuState } from '@pikku/core/state'
-import { PikkuError, addError } from '@pikku/core/errors'
+import { ForbiddenError, PikkuError, addError } from '@pikku/core/errors'
 import { TodoLimitReachedError } from '../../src/errors.js'
 import { withEnv } from './harness/env.js'
 import { inspectFiles } from './harness/inspector.js'
@@ -636,13 +636,13 @@ test('resource-template-regex: a template is matched as a regular expression, so
 })
 
 /** Registers `name` as a sessionless MCP tool whose function throws `Error('database is down')`; returns the tools metadata to delete it from. */
-const registerFailingTool = (name: string) => {
+const registerFailingTool = (name: string, fail: () => Error = () => new Error('database is down')) => {
   const toolsMeta = pikkuState(null, 'mcp', 'toolsMeta') as Record<string, unknown>
   registerProbe(
     name,
     {
       func: async () => {
-        throw new Error('database is down')
+        throw fail()
       },
     },
     { sessionless: true },
@@ -669,6 +669,27 @@ test('error-log-class-only: the server logs a failed MCP call with the error cla
   } finally {
     logger.error = error
     delete toolsMeta.mcpFailingProbe
+  }
+})
+
+test('error-log-registered-warning: for a registered error without an mcpCode the runner also warns with the registered message, never the thrown one', async () => {
+  const toolsMeta = registerFailingTool('mcpForbiddenProbe', () => new ForbiddenError('secret detail'))
+  const { logger } = mcp.services
+  const { error, warn } = logger
+  const logged: unknown[][] = []
+  logger.error = (...args: unknown[]) => void logged.push(args)
+  logger.warn = (...args: unknown[]) => void logged.push(args)
+  try {
+    const sent = errorOf(await alice.callTool({ name: 'mcpForbiddenProbe', arguments: {} }))
+    assert.equal(sent.code, -32603)
+    assert.equal(sent.data?.message, 'secret detail')
+    assert.deepEqual(logged.find((args) => String(args[0]).includes('mcpForbiddenProbe')), ["Error running MCP tool 'mcpForbiddenProbe':", ForbiddenError])
+    assert.ok(logged.some((args) => args[0] === 'Got error without a mapping: The client does not have permission to access the requested resource.'))
+    assert.ok(!JSON.stringify(logged.map((args) => args.map(String))).includes('secret detail'))
+  } finally {
+    logger.error = error
+    logger.warn = warn
+    delete toolsMeta.mcpForbiddenProbe
   }
 })
 
