@@ -311,6 +311,19 @@ test('prompt-unknown-32603: an unknown prompt name is -32603 "Prompt not found",
   assert.equal(error.message, 'MCP error -32603: Prompt not found: planWeek')
 })
 
+test('prompt-mcp-code-lost: a prompt error registered with an mcpCode (NotFoundError, -32601) still reaches the client as -32603, with the registered message', async () => {
+  // Metadata with no wireMCPPrompt registration: the runner throws NotFoundError.
+  const promptsMeta = pikkuState(null, 'mcp', 'promptsMeta') as Record<string, unknown>
+  promptsMeta.mcpUnwiredPrompt = { pikkuFuncId: 'planDayPrompt', name: 'mcpUnwiredPrompt', description: 'probe', arguments: [] }
+  try {
+    const error = await rejection(alice.getPrompt({ name: 'mcpUnwiredPrompt' }))
+    assert.equal(error.code, -32603)
+    assert.equal(error.message, 'MCP error -32603: The server cannot find the requested resource.')
+  } finally {
+    delete promptsMeta.mcpUnwiredPrompt
+  }
+})
+
 test('prompt-no-session-32603: planDay without a token is -32603 "Internal error"', async () => {
   const error = await rejection(anonymous.getPrompt({ name: 'planDay' }))
   assert.equal(error.code, -32603)
