@@ -529,6 +529,21 @@ test('runner-resolves-id-result: runMCPTool resolves with the request id and the
   }
 })
 
+test('runner-needs-singleton-services: before the singleton services exist, runMCPTool throws a plain Error, not an MCPError', async () => {
+  const { runMCPTool, MCPError } = await import('@pikku/core/mcp')
+  const services = pikkuState(null, 'package', 'singletonServices')
+  pikkuState(null, 'package', 'singletonServices', null as never)
+  try {
+    await assert.rejects(runMCPTool({ jsonrpc: '2.0', id: 1, params: {} }, {}, 'countOpenTodos'), (e: Error) => {
+      assert.ok(!(e instanceof MCPError))
+      assert.equal(e.message, 'Singleton services not initialized')
+      return true
+    })
+  } finally {
+    pikkuState(null, 'package', 'singletonServices', services)
+  }
+})
+
 test('connect-twice-throws: a second connect() on the same PikkuMCPServer throws "MCP server is already connected"', async () => {
   const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
   const [first] = InMemoryTransport.createLinkedPair()
