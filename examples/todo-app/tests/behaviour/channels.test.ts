@@ -23,6 +23,7 @@ import { forgedToken } from './harness/http.js'
 import { withEnv } from './harness/env.js'
 import { directUpgrade } from './harness/channel-direct.js'
 import { pikkuState } from '@pikku/core/state'
+import { ForbiddenError } from '@pikku/core/errors'
 import { addGlobalMiddleware, addTagMiddleware, authBearer } from '@pikku/core/middleware'
 import { httpRouter } from '@pikku/core/http'
 import { defineChannelRoutes, pikkuChannelFunc } from '#pikku/channel'
@@ -1420,7 +1421,7 @@ test('upgrade-bubble-errors: with bubbleErrors: true runLocalChannel rejects wit
   assert.equal(quiet.response.statusCode, 200)
 })
 
-test('upgrade-wire-services-error-returns-handler: when createWireServices throws during the upgrade, runLocalChannel writes a 500 to the response and still resolves with a handler, whose open() then sends nothing', async () => {
+test('upgrade-wire-services-error-returns-handler: when createWireServices throws during the upgrade, runLocalChannel writes the error\'s status to the response (500 for an unregistered error, 403 for a ForbiddenError) and still resolves with a handler, whose open() then sends nothing', async () => {
   const factories = pikkuState(null, 'package', 'factories') as any
   const createWireServices = factories.createWireServices
   try {
@@ -1435,6 +1436,14 @@ test('upgrade-wire-services-error-returns-handler: when createWireServices throw
     await handler.open()
     assert.deepEqual(sent, [])
     await handler.close()
+    // A registered error keeps its own status; the handler is still returned.
+    factories.createWireServices = async () => {
+      throw new ForbiddenError('no wire services')
+    }
+    const forbidden = await directUpgrade('/todos/live')
+    assert.ok(forbidden.handler instanceof PikkuLocalChannelHandler)
+    assert.equal(forbidden.response.statusCode, 403)
+    await forbidden.handler.close()
   } finally {
     factories.createWireServices = createWireServices
   }
