@@ -1394,7 +1394,7 @@ test('handler-error-close-delay-keeps-subscriptions: the runner closes the chann
   await failing.call('unsubscribeFromChanges')
 })
 
-test('upgrade-bubble-errors: with bubbleErrors: true runLocalChannel rejects with the refusal it wrote (404 for an unknown path) and with an upgrade middleware error it wrote nothing for; an unknown path with respondWith404: false still resolves with nothing', async () => {
+test('upgrade-bubble-errors: with bubbleErrors: true runLocalChannel rejects with the refusal it wrote (404 for an unknown path), with an upgrade middleware error it wrote nothing for, and with a createWireServices error; an unknown path with respondWith404: false still resolves with nothing', async () => {
   const missing = new PikkuFetchHTTPResponse()
   await assert.rejects(
     runLocalChannel({
@@ -1419,6 +1419,17 @@ test('upgrade-bubble-errors: with bubbleErrors: true runLocalChannel rejects wit
   const quiet = await directUpgrade('/no-such-channel', {}, { respondWith404: false, bubbleErrors: true })
   assert.equal(quiet.handler, undefined)
   assert.equal(quiet.response.statusCode, 200)
+  // A createWireServices failure, which otherwise resolves with a handler, rejects too.
+  const factories = pikkuState(null, 'package', 'factories') as any
+  const createWireServices = factories.createWireServices
+  try {
+    factories.createWireServices = async () => {
+      throw new Error('wire services failed')
+    }
+    await assert.rejects(directUpgrade('/todos/live', {}, { bubbleErrors: true }), { message: 'wire services failed' })
+  } finally {
+    factories.createWireServices = createWireServices
+  }
 })
 
 test('upgrade-wire-services-error-returns-handler: when createWireServices throws during the upgrade, runLocalChannel writes the error\'s status to the response (500 for an unregistered error, 403 for a ForbiddenError) and still resolves with a handler, whose open() then sends nothing', async () => {
