@@ -365,6 +365,15 @@ test('listener-lifecycle: a listener gateway adds no HTTP route or channel; Loca
   }
 })
 
+/** A listener adapter for probes: every message comes from `U0ALICE` with its text as is; `take` gets the handler. */
+const aliceListenerAdapter = (take: (handler: (data: unknown) => Promise<void>) => void) => ({
+  name: 'probe',
+  parse: (data: unknown) => ({ senderId: 'U0ALICE', text: String(data), raw: data }),
+  send: async () => {},
+  init: async (handler: (data: unknown) => Promise<void>) => take(handler),
+  close: async () => {},
+})
+
 test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire without setSession; a session it assigns to wire.session reaches a gateway with auth: true', async () => {
   const { wireGateway } = await import('@pikku/core/gateway')
   const { LocalGatewayService } = await import('@pikku/core/services')
@@ -381,13 +390,7 @@ test('listener-wire-no-set-session: a listener gateway\'s middleware gets a wire
       name,
       type: 'listener',
       auth: true,
-      adapter: {
-        name: 'probe',
-        parse: (data: unknown) => ({ senderId: 'U0ALICE', text: String(data), raw: data }),
-        send: async () => {},
-        init: async (handler: (data: unknown) => Promise<void>) => void (onMessage = handler),
-        close: async () => {},
-      },
+      adapter: aliceListenerAdapter((handler) => void (onMessage = handler)),
       middleware: [async (_services: unknown, wire: any, next: () => Promise<void>) => {
         seen.push(typeof wire.setSession)
         if (assign) wire.session = { userId: wire.gateway.senderId }
@@ -427,13 +430,7 @@ test('gateway-auth-false-not-open: a gateway with auth: false whose function is 
       name,
       type: 'listener',
       auth: false,
-      adapter: {
-        name: 'probe',
-        parse: (data: unknown) => ({ senderId: 'U0ALICE', text: String(data), raw: data }),
-        send: async () => {},
-        init: async (handler: (data: unknown) => Promise<void>) => void (onMessage = handler),
-        close: async () => {},
-      },
+      adapter: aliceListenerAdapter((handler) => void (onMessage = handler)),
       func: { func: async () => void ran.push('ran') },
     } as any)
     await gateways.start()
