@@ -17,6 +17,7 @@ import { startExpressApp, collectLogs, waitFor, withWrappedFunction, type Runnin
 import { nextInfoLog } from './harness/queues.js'
 import { directUpgrade } from './harness/channel-direct.js'
 import { startPostgres, startRedis, type RunningService } from './harness/services.js'
+import { withEnv } from './harness/env.js'
 
 let app: RunningApp
 let postgres: RunningService
@@ -32,18 +33,12 @@ after(async () => {
   await Promise.all([postgres.stop(), redis.stop()])
 })
 
-/** Runs `fn` with process.env.TZ set to `zone`, and puts the old value back after. */
-const inZone = async <T>(zone: string, fn: () => Promise<T>) => {
-  const tz = process.env.TZ
-  process.env.TZ = zone
-  try {
+/** Runs `fn` with process.env.TZ set to `zone` (through the harness's withEnv, which puts the old value back). */
+const inZone = <T>(zone: string, fn: () => Promise<T>) =>
+  withEnv({ TZ: zone }, async () => {
     assert.equal(new Date(Date.UTC(2026, 2, 9)).getTimezoneOffset(), -330)
     return await fn()
-  } finally {
-    if (tz === undefined) delete process.env.TZ
-    else process.env.TZ = tz
-  }
-}
+  })
 
 test('pgboss-schedule-utc: in a process with TZ=Asia/Kolkata, PgBossSchedulerService.start() stores daily-digest with the time zone UTC, since it passes pg-boss no tz', async () => {
   const factory = new PgBossServiceFactory(postgres.url)
@@ -118,49 +113,49 @@ test('invalid-cron-partial-start: InMemorySchedulerService.start() rejects at th
 test('cloudflare-batch-discard-fails-batch: a discarded job in a Cloudflare queue batch makes queue() reject; the job before it has already run, the one after it never runs, and no job gets the pikkuUserId the producer signed', async () => {
   await import('./harness/core-cloudflare.js')
   const { createCloudflareQueueHandler } = await import('@pikku/cloudflare/handler')
-  process.env.PIKKU_QUEUE_IDENTITY_SECRET = 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs='
-  const infos = collectLogs(app.services, 'info')
-  // The handler's own [QUEUE] lines.
-  const log = mock.method(console, 'log', () => {})
-  const error = mock.method(console, 'error', () => {})
-  try {
-    // The messages CloudflareQueueService sends through SignedQueueService, caught by a stand-in producer binding.
-    const sent: unknown[] = []
-    const binding = { send: async (message: unknown) => void sent.push(message) }
-    const producer = new SignedQueueService(new CloudflareQueueService({ TODO_REMINDERS_STRICT: binding }), app.services.secrets, app.services.logger)
-    const store = app.services.todoStore
-    const early = await store.create({ ownerId: 'u-cf', title: 'Before the gone one', done: false })
-    const late = await store.create({ ownerId: 'u-cf', title: 'After the gone one', done: false })
-    for (const todoId of [early.todoId, 'gone-from-store', late.todoId]) {
-      await producer.add('todo-reminders-strict', { todoId }, { pikkuUserId: 'u-cf' })
+  await withEnv({ PIKKU_QUEUE_IDENTITY_SECRET: 'q0Vb1m3mS0n6cXy3mJ2bQx8T1vH5dN7aK9pL4rW6eZs=' }, async () => {
+    const infos = collectLogs(app.services, 'info')
+    // The handler's own [QUEUE] lines.
+    const log = mock.method(console, 'log', () => {})
+    const error = mock.method(console, 'error', () => {})
+    try {
+      // The messages CloudflareQueueService sends through SignedQueueService, caught by a stand-in producer binding.
+      const sent: unknown[] = []
+      const binding = { send: async (message: unknown) => void sent.push(message) }
+      const producer = new SignedQueueService(new CloudflareQueueService({ TODO_REMINDERS_STRICT: binding }), app.services.secrets, app.services.logger)
+      const store = app.services.todoStore
+      const early = await store.create({ ownerId: 'u-cf', title: 'Before the gone one', done: false })
+      const late = await store.create({ ownerId: 'u-cf', title: 'After the gone one', done: false })
+      for (const todoId of [early.todoId, 'gone-from-store', late.todoId]) {
+        await producer.add('todo-reminders-strict', { todoId }, { pikkuUserId: 'u-cf' })
+      }
+      assert.match((sent[0] as { pikkuUserId: string }).pikkuUserId, /^pq1\./)
+      const seen: Array<string | undefined> = []
+      await withWrappedFunction(
+        'sendReminderStrict',
+        (original) => async (services, data, wire) => (seen.push(wire.queue?.pikkuUserId), original(services, data, wire)),
+        async () => {
+          // Control: the same first message run by runQueueJob with its claim resolves to the producer's user.
+          const body = sent[0] as { id: string; data: unknown; pikkuUserId: string }
+          await runQueueJob({ job: { id: body.id, queueName: 'todo-reminders-strict', data: body.data, pikkuUserId: body.pikkuUserId, status: async () => 'active' } as never })
+          assert.deepEqual(seen, ['u-cf'])
+          seen.length = 0
+          const Handler = createCloudflareQueueHandler({ createConfig: async () => ({}), createSingletonServices: async () => app.services as never })
+          const worker = new (Handler as any)()
+          worker.env = {}
+          const batch = { queue: 'todo-reminders-strict', messages: sent.map((body, i) => ({ id: `m${i + 1}`, body })) }
+          await assert.rejects(worker.queue(batch), { name: 'QueueJobDiscardedError' })
+        },
+      )
+      assert.deepEqual(seen, [undefined, undefined])
+      assert.equal(infos.lines.filter((line) => line.includes('Before the gone one')).length, 2)
+      assert.ok(!infos.lines.some((line) => line.includes('After the gone one')))
+    } finally {
+      log.mock.restore()
+      error.mock.restore()
+      infos.restore()
     }
-    assert.match((sent[0] as { pikkuUserId: string }).pikkuUserId, /^pq1\./)
-    const seen: Array<string | undefined> = []
-    await withWrappedFunction(
-      'sendReminderStrict',
-      (original) => async (services, data, wire) => (seen.push(wire.queue?.pikkuUserId), original(services, data, wire)),
-      async () => {
-        // Control: the same first message run by runQueueJob with its claim resolves to the producer's user.
-        const body = sent[0] as { id: string; data: unknown; pikkuUserId: string }
-        await runQueueJob({ job: { id: body.id, queueName: 'todo-reminders-strict', data: body.data, pikkuUserId: body.pikkuUserId, status: async () => 'active' } as never })
-        assert.deepEqual(seen, ['u-cf'])
-        seen.length = 0
-        const Handler = createCloudflareQueueHandler({ createConfig: async () => ({}), createSingletonServices: async () => app.services as never })
-        const worker = new (Handler as any)()
-        worker.env = {}
-        const batch = { queue: 'todo-reminders-strict', messages: sent.map((body, i) => ({ id: `m${i + 1}`, body })) }
-        await assert.rejects(worker.queue(batch), { name: 'QueueJobDiscardedError' })
-      },
-    )
-    assert.deepEqual(seen, [undefined, undefined])
-    assert.equal(infos.lines.filter((line) => line.includes('Before the gone one')).length, 2)
-    assert.ok(!infos.lines.some((line) => line.includes('After the gone one')))
-  } finally {
-    log.mock.restore()
-    error.mock.restore()
-    infos.restore()
-    delete process.env.PIKKU_QUEUE_IDENTITY_SECRET
-  }
+  })
 })
 
 test('channel-empty-route-value: a route whose value is the empty string never matches; { action: "" } goes to onMessage or, as on todos, to the "No handler found" error', async () => {
